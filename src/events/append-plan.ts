@@ -1,0 +1,76 @@
+import { assertExpectedVersionMatchesCurrent, type Event } from '@event-driven-io/emmett';
+import type { Catalog } from './catalog/catalog.js';
+import type { AppendMeta, StoredRecord } from './envelope.js';
+import type { ExpectedStreamVersion } from '@event-driven-io/emmett';
+import { chainHash } from './hash-chain.js';
+import { newEventId } from './ids.js';
+import { seal, sealSubjectOf } from './sealing.js';
+import { parseStreamName } from './stream-name.js';
+
+export type ProjectHead = { cursor: number; hash: string };
+
+export type PlanInput = {
+  streamName: string;
+  events: readonly Event[];
+  meta: AppendMeta;
+  expected: ExpectedStreamVersion<bigint> | undefined;
+  streamVersion: number;
+  projectHead: ProjectHead;
+  globalPosition: number;
+  catalog: Catalog;
+  /** the content key of a subject, created on first use */
+  keyFor: (subject: string) => Uint8Array;
+  now?: Date;
+};
+
+export type Plan = { records: StoredRecord[]; streamVersion: number; projectHead: ProjectHead };
+
+/**
+ * Turns one append into stored records: checks the expected version, validates each event
+ * against the catalog, seals what asks to be sealed and links the project's hash chain. Pure
+ * but for ids and the clock, so every store computes the same records the same way.
+ */
+export const planAppend = (input: PlanInput): Plan => {
+  const { streamName, events, meta, catalog } = input;
+  const stream = parseStreamName(streamName) ?? {
+    aggregateType: 'stream',
+    projectId: '',
+    aggregateId: streamName,
+  };
+  assertExpectedVersionMatchesCurrent(BigInt(input.streamVersion), input.expected, 0n);
+  if (events.length === 0) throw new TypeError('an append needs at least one event');
+  const created_at = (input.now ?? new Date()).toISOString();
+  let { cursor, hash } = input.projectHead;
+  const records = events.map((event, i): StoredRecord => {
+    const data = catalog.validate(event.type, event.data);
+    const subject = sealSubjectOf(event);
+    const base = {
+      event_id: newEventId(),
+      type: event.type,
+      schema_version: catalog.currentVersion(event.type),
+      ...(subject ? { sealed: seal(subject, input.keyFor(subject), data) } : { data }),
+      project_id: stream.projectId,
+      actor_id: meta.actor_id,
+      actor_role: meta.actor_role,
+      aggregate_type: stream.aggregateType,
+      aggregate_id: stream.aggregateId,
+      correlation_id: meta.correlation_id,
+      causation_event_id: meta.causation_event_id,
+      created_at,
+      stream_name: streamName,
+      stream_version: input.streamVersion + i + 1,
+      global_position: input.globalPosition + i + 1,
+      cursor: cursor + 1,
+      prev_hash: hash,
+    };
+    const record = { ...base, hash: chainHash(base) };
+    cursor = record.cursor;
+    hash = record.hash;
+    return record;
+  });
+  return {
+    records,
+    streamVersion: input.streamVersion + events.length,
+    projectHead: { cursor, hash },
+  };
+};

@@ -1,0 +1,11 @@
+export * from './envelope.js';
+export * from './event-log.js';
+export * from './model-store.js';
+export * from './stream-name.js';
+export * from './codec.js';
+export * from './ids.js';
+export * from './hash-chain.js';
+export * from './catalog/catalog.js';
+export * from './catalog/define.js';
+export { levelEventLog } from './level/level-event-log.js';
+export { openClassicLevel, openMemoryLevel, type LevelDb } from './level/level-db.js';

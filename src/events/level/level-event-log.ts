@@ -1,0 +1,93 @@
+import {
+  assertExpectedVersionMatchesCurrent,
+  type AggregateStreamOptions,
+  type Event,
+  type ReadStreamOptions,
+} from '@event-driven-io/emmett';
+import { Subject } from 'rxjs';
+import type { Catalog } from '../catalog/catalog.js';
+import type { LogEvent } from '../envelope.js';
+import type { EventLog, LogAppendOptions, LogReadEventMetadata } from '../event-log.js';
+import { toReadEvent } from '../record-view.js';
+import { Keys } from './keys.js';
+import { compact, type LevelDb } from './level-db.js';
+import { levelModelStore } from './level-model-store.js';
+import { levelReader } from './level-reader.js';
+import { groupCommitter } from './group-commit.js';
+
+type AnyEvent = { type: string; data: Record<string, unknown> };
+
+/**
+ * The embedded log over one abstract-level database (classic-level on disk, memory-level in
+ * tests). The process that opened the database is the only writer; appends go through group
+ * commit and are acknowledged only once durable.
+ */
+export const levelEventLog = async (db: LevelDb, catalog: Catalog): Promise<EventLog> => {
+  const reader = levelReader(db, catalog);
+  const live = new Subject<LogEvent>();
+  const committer = await groupCommitter({ db, catalog, reader, live });
+
+  const readStream = async <E extends Event, P extends Event = E>(
+    name: string,
+    options?: ReadStreamOptions<bigint, E, P>,
+  ) => {
+    const current = await committer.streamVersion(name);
+    assertExpectedVersionMatchesCurrent(BigInt(current), options?.expectedStreamVersion, 0n);
+    const from = Number(options?.from ?? 1n);
+    const to =
+      options?.to !== undefined
+        ? Number(options.to)
+        : options?.maxCount !== undefined
+          ? from + Number(options.maxCount) - 1
+          : Number.MAX_SAFE_INTEGER;
+    const read = await reader.readStream(name, from, to);
+    const upcast = options?.schema?.versioning?.upcast as ((e: AnyEvent) => AnyEvent) | undefined;
+    const events = read.map((e) => {
+      const event = toReadEvent(e);
+      return upcast ? { ...event, ...upcast(event) } : event;
+    });
+    const last = read.at(-1);
+    return {
+      currentStreamVersion: BigInt(last?.stream_version ?? 0),
+      events: events as never,
+      streamExists: current > 0,
+    };
+  };
+
+  const log: EventLog = {
+    readStream,
+    async aggregateStream<State, E extends Event, P extends Event = E>(
+      name: string,
+      options: AggregateStreamOptions<State, E, LogReadEventMetadata, P>,
+    ) {
+      const read = await readStream<E, P>(name, options.read);
+      const { currentStreamVersion, events, streamExists } = read;
+      const evolve = options.evolve as (state: State, event: unknown) => State;
+      const state = (events as unknown[]).reduce<State>(evolve, options.initialState());
+      return { currentStreamVersion, state, streamExists };
+    },
+    appendToStream: (name, events, options) =>
+      committer.append(name, events, (options ?? {}) as LogAppendOptions<Event>),
+    streamExists: async (name) => (await committer.streamVersion(name)) > 0,
+    readAll: ({ after, limit }) => reader.readAll(after, limit),
+    readProject: (projectId, { after, limit }) => reader.readProject(projectId, after, limit),
+    readRaw: ({ after, limit }) => reader.readRaw(after, limit),
+    head: async () => committer.head(),
+    live: () => live.asObservable(),
+    getIdempotency: (scope) => committer.idempotency(scope),
+    async shred(subject) {
+      await committer.drain();
+      const key = Keys.key(subject);
+      await db.batch().del(key).write({ sync: true });
+      reader.contentKeys.set(subject, null);
+      await compact(db, key, Buffer.concat([key, Buffer.of(0)]));
+    },
+    models: levelModelStore(db),
+    async close() {
+      await committer.drain();
+      live.complete();
+      await db.close();
+    },
+  };
+  return log;
+};

@@ -1,0 +1,73 @@
+import type { Catalog } from '../catalog/catalog.js';
+import { decode } from '../codec.js';
+import type { LogEvent, StoredRecord } from '../envelope.js';
+import type { ProjectHead } from '../append-plan.js';
+import { GENESIS_HASH } from '../envelope.js';
+import { toLogEvent } from '../record-view.js';
+import { Keys, readBe64 } from './keys.js';
+import type { LevelDb } from './level-db.js';
+
+/**
+ * Reads of the LevelDB keyspace. Content keys are cached per process (null once shredded), so
+ * opening sealed content costs one lookup per subject, not per event.
+ */
+export const levelReader = (db: LevelDb, catalog: Catalog) => {
+  const contentKeys = new Map<string, Uint8Array | null>();
+
+  const loadKeys = async (records: StoredRecord[]): Promise<void> => {
+    const missing = [
+      ...new Set(
+        records.flatMap((r) => (r.sealed && !contentKeys.has(r.sealed.subject) ? [r.sealed.subject] : [])),
+      ),
+    ];
+    if (missing.length === 0) return;
+    const keys = await db.getMany(missing.map(Keys.key));
+    missing.forEach((subject, i) => contentKeys.set(subject, keys[i] ?? null));
+  };
+
+  const view = async (records: StoredRecord[]): Promise<LogEvent[]> => {
+    await loadKeys(records);
+    return records.map((r) => toLogEvent(r, catalog, (s) => contentKeys.get(s) ?? undefined));
+  };
+
+  const recordsAt = async (positions: number[]): Promise<StoredRecord[]> => {
+    const values = await db.getMany(positions.map(Keys.global));
+    return values.map((v, i) => {
+      if (!v) throw new Error(`index points at missing event ${positions[i]}`);
+      return decode<StoredRecord>(v);
+    });
+  };
+
+  const positions = async (range: object, limit: number): Promise<number[]> =>
+    (await db.values({ ...range, limit }).all()).map((v) => readBe64(v));
+
+  const readRaw = async (after: number, limit: number): Promise<StoredRecord[]> =>
+    (await db.values({ ...Keys.globalRange(after), limit }).all()).map((v) => decode<StoredRecord>(v));
+
+  return {
+    contentKeys,
+    view,
+    readRaw,
+    readAll: async (after: number, limit: number) => view(await readRaw(after, limit)),
+    readProject: async (projectId: string, after: number, limit: number) =>
+      view(await recordsAt(await positions(Keys.projectRange(projectId, after), limit))),
+    readStream: async (name: string, from: number, to: number) =>
+      view(await recordsAt(await positions(Keys.streamRange(name, from, to), -1))),
+    streamVersion: async (name: string): Promise<number> => {
+      const [last] = await db.keys({ ...Keys.streamRange(name), reverse: true, limit: 1 }).all();
+      return last ? readBe64(last, last.length - 8) : 0;
+    },
+    projectHead: async (projectId: string): Promise<ProjectHead> => {
+      const [pos] = await positions({ ...Keys.projectRange(projectId, 0), reverse: true }, 1);
+      if (pos === undefined) return { cursor: 0, hash: GENESIS_HASH };
+      const [record] = await recordsAt([pos]);
+      return { cursor: record!.cursor, hash: record!.hash };
+    },
+    head: async (): Promise<number> => {
+      const [last] = await db.keys({ ...Keys.globalRange(0), reverse: true, limit: 1 }).all();
+      return last ? readBe64(last, 1) : 0;
+    },
+  };
+};
+
+export type LevelReader = ReturnType<typeof levelReader>;

@@ -1,0 +1,16 @@
+/**
+ * Key-value storage for read models and their checkpoints. A projector writes its changes and
+ * its checkpoint in one `write` so a crash never leaves a model ahead of or behind its position.
+ */
+export type ModelOp = { type: 'put'; key: string; value: unknown } | { type: 'del'; key: string };
+
+export type ModelRange = { prefix: string; limit?: number; reverse?: boolean };
+
+export interface ModelStore {
+  get<T>(key: string): Promise<T | undefined>;
+  getMany<T>(keys: string[]): Promise<(T | undefined)[]>;
+  range<T>(range: ModelRange): Promise<[string, T][]>;
+  write(ops: ModelOp[]): Promise<void>;
+  /** Deletes every key under a prefix (a projector's keyspace, on rebuild). */
+  clear(prefix: string): Promise<void>;
+}

@@ -1,0 +1,48 @@
+import type { ReadEvent } from '@event-driven-io/emmett';
+import type { Catalog } from './catalog/catalog.js';
+import type { LogEvent, StoredRecord } from './envelope.js';
+import type { LogReadEventMetadata } from './event-log.js';
+import { unseal } from './sealing.js';
+
+/** Looks up a subject's content key; undefined once shredded. */
+export type KeyLookup = (subject: string) => Uint8Array | undefined;
+
+/** What readers see of a stored record: latest schema version, content opened or shredded. */
+export const toLogEvent = (record: StoredRecord, catalog: Catalog, keyOf: KeyLookup): LogEvent => {
+  const { data: plain, sealed, ...envelope } = record;
+  let data: Record<string, unknown> = {};
+  let shredded = false;
+  if (sealed) {
+    const key = keyOf(sealed.subject);
+    if (key) data = unseal(sealed, key);
+    else shredded = true;
+  } else data = plain ?? {};
+  const latest = shredded ? data : catalog.upcast(record.type, record.schema_version, data);
+  return {
+    ...envelope,
+    schema_version: shredded ? record.schema_version : catalog.currentVersion(record.type),
+    data: latest,
+    shredded,
+  };
+};
+
+export const toReadEvent = (event: LogEvent): ReadEvent<
+  { type: string; data: Record<string, unknown> },
+  LogReadEventMetadata
+> => ({
+  type: event.type,
+  data: event.data,
+  kind: 'Event',
+  metadata: {
+    messageId: event.event_id,
+    streamName: event.stream_name,
+    streamPosition: BigInt(event.stream_version),
+    globalPosition: BigInt(event.global_position),
+    eventId: event.event_id,
+    projectId: event.project_id,
+    actorId: event.actor_id,
+    actorRole: event.actor_role,
+    createdAt: event.created_at,
+    cursor: event.cursor,
+  },
+});
