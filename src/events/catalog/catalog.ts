@@ -33,7 +33,9 @@ export const createCatalog = (definitions: readonly EventDefinition[]): Catalog 
     if (!schema) throw new CatalogError(`${def.type} has no schema version ${version}`);
     const parsed = schema.safeParse(data);
     if (!parsed.success)
-      throw new CatalogError(`${def.type} v${version} does not match its schema: ${parsed.error.message}`);
+      throw new CatalogError(
+        `${def.type} v${version} does not match its schema: ${parsed.error.message}`,
+      );
     return parsed.data;
   };
   return {

@@ -6,25 +6,25 @@ type Data = Record<string, unknown>;
  * One event type: a zod schema per version (index 0 is version 1) and an upcaster from each
  * version to the next. Readers always see the last version; stored bytes are never rewritten.
  */
-export type EventDefinition<Latest extends Data = Data> = {
-  type: string;
+export type EventDefinition<Type extends string = string, Latest extends Data = Data> = {
+  type: Type;
   versions: readonly z.ZodType<Data>[];
   upcasters: readonly ((data: Data) => Data)[];
   /** phantom: the data type of the latest version */
   readonly latest?: Latest;
 };
 
-export const defineEvent = <S extends z.ZodType<Data>>(
-  type: string,
+export const defineEvent = <Type extends string, S extends z.ZodType<Data>>(
+  type: Type,
   schema: S,
-): EventDefinition<z.infer<S>> => ({ type, versions: [schema], upcasters: [] });
+): EventDefinition<Type, z.infer<S>> => ({ type, versions: [schema], upcasters: [] });
 
 /** Adds a version: `upcast` turns the previous version's data into the new schema's. */
-export const addVersion = <Old extends Data, S extends z.ZodType<Data>>(
-  def: EventDefinition<Old>,
+export const addVersion = <Type extends string, Old extends Data, S extends z.ZodType<Data>>(
+  def: EventDefinition<Type, Old>,
   schema: S,
   upcast: (data: Old) => z.infer<S>,
-): EventDefinition<z.infer<S>> => ({
+): EventDefinition<Type, z.infer<S>> => ({
   type: def.type,
   versions: [...def.versions, schema],
   upcasters: [...def.upcasters, upcast as (data: Data) => Data],
@@ -32,4 +32,6 @@ export const addVersion = <Old extends Data, S extends z.ZodType<Data>>(
 
 /** The event value a decider emits for a definition (Emmett's Event shape). */
 export type EventOf<D> =
-  D extends EventDefinition<infer L> ? { type: D['type']; data: L } : never;
+  D extends EventDefinition<infer T, infer L>
+    ? { type: T; data: L; metadata?: { seal?: string } }
+    : never;

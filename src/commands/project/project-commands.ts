@@ -1,0 +1,161 @@
+import { streamName, type AppendMeta, type EventLog } from '../../events/index.js';
+import type { Role } from '../../events/catalog/project.js';
+import { runCommand, type CommandOutcome } from '../handler.js';
+import { SYSTEM_PROJECT } from '../ids.js';
+import { principalId, type Principal } from '../principal.js';
+import {
+  projectDecider,
+  roleOf,
+  type Member,
+  type Project,
+  type ProjectCommand,
+} from './project.js';
+import { newTokenSecret, tokenDecider, tokenHash, type TokenCommand } from './token.js';
+import { newId } from '../../events/index.js';
+
+export const projectStream = (projectId: string): string =>
+  streamName({ aggregateType: 'project', projectId, aggregateId: projectId });
+
+const tokenStream = (tokenId: string): string =>
+  streamName({ aggregateType: 'token', projectId: SYSTEM_PROJECT, aggregateId: tokenId });
+
+/** Per-call context every command carries: the caller and, optionally, its idempotency key. */
+export type CallContext = {
+  principal: Principal;
+  idempotencyKey?: string;
+  correlationId?: string | null;
+};
+
+const metaFor = (principal: Principal, role: string | undefined, ctx: CallContext): AppendMeta => ({
+  actor_id: principalId(principal),
+  actor_role: role ?? (principal.kind === 'system' ? 'SYSTEM' : 'NONE'),
+  correlation_id: ctx.correlationId ?? null,
+  causation_event_id: null,
+});
+
+/** Loads a project's current state from its own stream (authoritative, not a read model). */
+export const loadProject = async (log: EventLog, projectId: string): Promise<Project> =>
+  (
+    await log.aggregateStream(projectStream(projectId), {
+      evolve: projectDecider.evolve,
+      initialState: projectDecider.initialState,
+    })
+  ).state;
+
+type ProjectResult = { project_id: string; name: string; description: string | null };
+
+/** The project context's write side, as every surface uses it. */
+export const projectCommands = (log: EventLog) => {
+  const run = async <R>(
+    projectId: string,
+    command: ProjectCommand,
+    ctx: CallContext,
+    operation: string,
+    args: Record<string, unknown>,
+    respond: (state: Project) => R,
+  ): Promise<CommandOutcome<R>> => {
+    return runCommand(log, {
+      decider: projectDecider,
+      stream: projectStream(projectId),
+      command,
+      meta: metaFor(ctx.principal, undefined, ctx),
+      roleIn: (state) => roleOf(state, ctx.principal) ?? 'NONE',
+      ...(ctx.idempotencyKey
+        ? {
+            idempotency: {
+              key: ctx.idempotencyKey,
+              projectId,
+              callerId: principalId(ctx.principal),
+              operation,
+              args,
+            },
+          }
+        : {}),
+      respond,
+    });
+  };
+
+  return {
+    create: (
+      args: { project_id: string; name: string; description?: string | null },
+      ctx: CallContext,
+    ) =>
+      run(
+        args.project_id,
+        {
+          type: 'CreateProject',
+          data: { ...args, description: args.description ?? null, by: ctx.principal },
+        },
+        ctx,
+        'create_project',
+        args,
+        (s): ProjectResult => ({
+          project_id: s.project_id,
+          name: s.name,
+          description: s.description,
+        }),
+      ),
+    registerActor: (
+      args: { project_id: string; actor_id: string; role: Role; display_name?: string | null },
+      ctx: CallContext,
+    ) =>
+      run(
+        args.project_id,
+        {
+          type: 'RegisterActor',
+          data: {
+            actor_id: args.actor_id,
+            role: args.role,
+            display_name: args.display_name ?? null,
+            by: ctx.principal,
+          },
+        },
+        ctx,
+        'register_actor',
+        args,
+        (s): Member & { project_id: string } => ({
+          project_id: s.project_id,
+          ...s.members[args.actor_id]!,
+        }),
+      ),
+    bindRoot: (args: { project_id: string; root_hash: string; device: string }, ctx: CallContext) =>
+      run(
+        args.project_id,
+        {
+          type: 'BindRoot',
+          data: { root_hash: args.root_hash, device: args.device, by: ctx.principal },
+        },
+        ctx,
+        'bind_root',
+        args,
+        (s) => ({
+          project_id: s.project_id,
+          root_hash: args.root_hash,
+          device: s.roots[args.root_hash],
+        }),
+      ),
+  };
+};
+
+/** Issues and revokes access tokens; the secret is returned once and never stored. */
+export const tokenCommands = (log: EventLog) => {
+  const run = (tokenId: string, command: TokenCommand, by: Principal) =>
+    runCommand(log, {
+      decider: tokenDecider,
+      stream: tokenStream(tokenId),
+      command,
+      meta: metaFor(by, undefined, { principal: by }),
+      respond: (state) => state,
+    });
+  return {
+    async issue(principal: Principal, label: string | null, by: Principal) {
+      const token = newTokenSecret();
+      const token_id = newId('tok');
+      const data = { token_id, principal, token_hash: tokenHash(token), label, by };
+      const outcome = await run(token_id, { type: 'IssueToken', data }, by);
+      return { token, token_id, position: outcome.position };
+    },
+    revoke: async (token_id: string, by: Principal) =>
+      (await run(token_id, { type: 'RevokeToken', data: { token_id, by } }, by)).position,
+  };
+};

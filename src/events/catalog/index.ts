@@ -1,0 +1,5 @@
+import { createCatalog } from './catalog.js';
+import { projectEvents } from './project.js';
+
+/** Every event type the product writes, across contexts. */
+export const catalog = createCatalog([...projectEvents]);
