@@ -1,11 +1,25 @@
 import type { ReadEvent } from '@event-driven-io/emmett';
 import type { Catalog } from './catalog/catalog.js';
-import type { LogEvent, StoredRecord } from './envelope.js';
+import type { LogEvent, SealedContent, StoredRecord } from './envelope.js';
 import type { LogReadEventMetadata } from './event-log.js';
 import { unseal } from './sealing.js';
 
 /** Looks up a subject's content key; undefined once shredded. */
 export type KeyLookup = (subject: string) => Uint8Array | undefined;
+
+/**
+ * Sealed content, or undefined when its key is gone. A key that exists but does not open the
+ * content was created for the subject after an earlier shred: the content was sealed under the
+ * destroyed key, so it reads as shredded too. (Tampered ciphertext is the hash chain's to catch.)
+ */
+const open = (sealed: SealedContent, key: Uint8Array | undefined) => {
+  if (!key) return undefined;
+  try {
+    return unseal(sealed, key);
+  } catch {
+    return undefined;
+  }
+};
 
 /** What readers see of a stored record: latest schema version, content opened or shredded. */
 export const toLogEvent = (record: StoredRecord, catalog: Catalog, keyOf: KeyLookup): LogEvent => {
@@ -13,8 +27,8 @@ export const toLogEvent = (record: StoredRecord, catalog: Catalog, keyOf: KeyLoo
   let data: Record<string, unknown> = {};
   let shredded = false;
   if (sealed) {
-    const key = keyOf(sealed.subject);
-    if (key) data = unseal(sealed, key);
+    const opened = open(sealed, keyOf(sealed.subject));
+    if (opened) data = opened;
     else shredded = true;
   } else data = plain ?? {};
   const latest = shredded ? data : catalog.upcast(record.type, record.schema_version, data);
@@ -26,10 +40,9 @@ export const toLogEvent = (record: StoredRecord, catalog: Catalog, keyOf: KeyLoo
   };
 };
 
-export const toReadEvent = (event: LogEvent): ReadEvent<
-  { type: string; data: Record<string, unknown> },
-  LogReadEventMetadata
-> => ({
+export const toReadEvent = (
+  event: LogEvent,
+): ReadEvent<{ type: string; data: Record<string, unknown> }, LogReadEventMetadata> => ({
   type: event.type,
   data: event.data,
   kind: 'Event',

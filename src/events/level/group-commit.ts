@@ -161,6 +161,9 @@ export const groupCommitter = async (deps: {
       try {
         settled.push({ p, ...(await stage(p, staged, batch)) });
       } catch (error) {
+        // A key this failed append created is not in the batch: forget it, or a later append of
+        // the group would seal under a key that is never written.
+        for (const subject of staged.newKeys) staged.keys.delete(subject);
         staged.newKeys.clear();
         p.reject(error);
       }
