@@ -1,0 +1,33 @@
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { catalog } from '../../src/events/catalog/index.js';
+import { decode, GENESIS_HASH, verifyChain, type StoredRecord } from '../../src/events/index.js';
+import { toLogEvent } from '../../src/events/record-view.js';
+
+// Stored bytes of old event versions, kept forever: a reader of today must still read them.
+const golden = (name: string) =>
+  decode<StoredRecord>(readFileSync(new URL(`../fixtures/golden/${name}`, import.meta.url)));
+
+describe('golden fixtures of old event versions', () => {
+  it('reads project.created v1 as the latest version', () => {
+    const record = golden('project.created.v1.msgpack');
+    assert.equal(record.schema_version, 1);
+    const event = toLogEvent(record, catalog, () => undefined);
+    assert.equal(event.schema_version, catalog.currentVersion('project.created'));
+    assert.deepEqual(event.data, {
+      project_id: 'golden',
+      name: 'Golden project',
+      description: null,
+    });
+  });
+
+  it('still verifies its hash chain: upcasting never rewrites stored bytes', () => {
+    const record = golden('project.created.v1.msgpack');
+    assert.equal(verifyChain([record], GENESIS_HASH), undefined);
+  });
+
+  it('rejects data that matches no version of its schema', () => {
+    assert.throws(() => catalog.upcast('project.created', 1, { name: 3 }), /does not match/);
+  });
+});
