@@ -20,11 +20,23 @@ export const verifyChain = (
   let cursor = startCursor;
   for (const record of records) {
     if (record.cursor !== cursor + 1)
-      return { event_id: record.event_id, cursor: record.cursor, reason: `cursor gap after ${cursor}` };
+      return {
+        event_id: record.event_id,
+        cursor: record.cursor,
+        reason: `cursor gap after ${cursor}`,
+      };
     if (record.prev_hash !== prev)
-      return { event_id: record.event_id, cursor: record.cursor, reason: 'prev_hash does not match' };
+      return {
+        event_id: record.event_id,
+        cursor: record.cursor,
+        reason: 'prev_hash does not match',
+      };
     if (chainHash(record) !== record.hash)
-      return { event_id: record.event_id, cursor: record.cursor, reason: 'hash does not match content' };
+      return {
+        event_id: record.event_id,
+        cursor: record.cursor,
+        reason: 'hash does not match content',
+      };
     prev = record.hash;
     cursor = record.cursor;
   }

@@ -91,7 +91,8 @@ export const groupCommitter = async (deps: {
   const stage = async (p: Pending, staged: Staged, batch: ReturnType<LevelDb['batch']>) => {
     const { appendId, idempotency: claim } = p.options;
     if (appendId) {
-      const prior = staged.appends.get(appendId) ?? (await stored<LogAppendResult>(Keys.append(appendId)));
+      const prior =
+        staged.appends.get(appendId) ?? (await stored<LogAppendResult>(Keys.append(appendId)));
       if (prior) return { result: prior, records: [] as StoredRecord[] };
     }
     if (claim) {
@@ -103,7 +104,10 @@ export const groupCommitter = async (deps: {
     assertNoNul('project id', projectId);
     const downcast = p.options.schema?.versioning?.downcast as ((e: Event) => Event) | undefined;
     const events = downcast ? p.events.map(downcast) : p.events;
-    await loadKeys(events.flatMap((e) => sealSubjectOf(e) ?? []), staged);
+    await loadKeys(
+      events.flatMap((e) => sealSubjectOf(e) ?? []),
+      staged,
+    );
     const plan = planAppend({
       streamName: p.streamName,
       events,
@@ -131,7 +135,11 @@ export const groupCommitter = async (deps: {
     for (const s of staged.newKeys) batch.put(Keys.key(s), Buffer.from(staged.keys.get(s)!));
     staged.newKeys.clear();
     if (claim) {
-      const record = { fingerprint: claim.fingerprint, response: claim.response.value ?? null, position: last.global_position };
+      const record = {
+        fingerprint: claim.fingerprint,
+        response: claim.response.value ?? null,
+        position: last.global_position,
+      };
       staged.idempotency.set(claim.scope, record);
       batch.put(Keys.idempotency(claim.scope), encode(record));
     }

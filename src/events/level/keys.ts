@@ -20,7 +20,8 @@ export const be64 = (n: number): Buffer => {
 export const readBe64 = (b: Uint8Array, offset = 0): number =>
   Number(Buffer.from(b.buffer, b.byteOffset, b.byteLength).readBigUInt64BE(offset));
 
-const text = (prefix: number, s: string): Buffer => Buffer.concat([Buffer.of(prefix), Buffer.from(s)]);
+const text = (prefix: number, s: string): Buffer =>
+  Buffer.concat([Buffer.of(prefix), Buffer.from(s)]);
 
 export const assertNoNul = (what: string, s: string): void => {
   if (s.includes('\u0000')) throw new TypeError(`${what} may not contain NUL`);

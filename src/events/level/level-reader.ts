@@ -17,7 +17,9 @@ export const levelReader = (db: LevelDb, catalog: Catalog) => {
   const loadKeys = async (records: StoredRecord[]): Promise<void> => {
     const missing = [
       ...new Set(
-        records.flatMap((r) => (r.sealed && !contentKeys.has(r.sealed.subject) ? [r.sealed.subject] : [])),
+        records.flatMap((r) =>
+          r.sealed && !contentKeys.has(r.sealed.subject) ? [r.sealed.subject] : [],
+        ),
       ),
     ];
     if (missing.length === 0) return;
@@ -42,7 +44,9 @@ export const levelReader = (db: LevelDb, catalog: Catalog) => {
     (await db.values({ ...range, limit }).all()).map((v) => readBe64(v));
 
   const readRaw = async (after: number, limit: number): Promise<StoredRecord[]> =>
-    (await db.values({ ...Keys.globalRange(after), limit }).all()).map((v) => decode<StoredRecord>(v));
+    (await db.values({ ...Keys.globalRange(after), limit }).all()).map((v) =>
+      decode<StoredRecord>(v),
+    );
 
   return {
     contentKeys,
