@@ -14,6 +14,8 @@ export type Catalog = {
   validate(type: string, data: unknown): Data;
   /** Upcasts stored data of `version` to the latest; validates what it returns. */
   upcast(type: string, version: number, data: Data): Data;
+  /** Validates stored data against the schema of its own version (audit of old records). */
+  validateVersion(type: string, version: number, data: unknown): Data;
   types(): string[];
 };
 
@@ -51,6 +53,7 @@ export const createCatalog = (definitions: readonly EventDefinition[]): Catalog 
       for (let v = version; v < def.versions.length; v++) current = def.upcasters[v - 1]!(current);
       return version === def.versions.length ? current : parse(def, def.versions.length, current);
     },
+    validateVersion: (type, version, data) => parse(definition(type), version, data),
     types: () => [...byType.keys()],
   };
 };
@@ -61,5 +64,6 @@ export const openCatalog: Catalog = {
   currentVersion: () => 1,
   validate: (_type, data) => data as Data,
   upcast: (_type, _version, data) => data,
+  validateVersion: (_type, _version, data) => data as Data,
   types: () => [],
 };
