@@ -1,0 +1,137 @@
+import {
+  assertExpectedVersionMatchesCurrent,
+  type AggregateStreamOptions,
+  type Event,
+  type ReadStreamOptions,
+} from '@event-driven-io/emmett';
+import pg from 'pg';
+import type { Catalog } from '../catalog/catalog.js';
+import type { EventLog, LogAppendOptions, LogReadEventMetadata } from '../event-log.js';
+import { levelModelStore } from '../level/level-model-store.js';
+import { openMemoryLevel } from '../level/level-db.js';
+import { toReadEvent } from '../record-view.js';
+import { channelOf, parsePgLocation } from './connection.js';
+import { pgGroupCommitter } from './pg-group-commit.js';
+import { pgLive } from './pg-live.js';
+import { pgReader } from './pg-reader.js';
+import { migrate } from './schema.js';
+
+type AnyEvent = { type: string; data: Record<string, unknown> };
+
+export type PgEventLogOptions = {
+  /** bounded delay for events of other instances when NOTIFY is lost (default 1000 ms) */
+  pollMs?: number;
+  /** connections this instance may hold for reads and appends (default 10) */
+  poolSize?: number;
+};
+
+/** `from` is inclusive and 1-based; `to` wins over `maxCount`. */
+const readRange = (options: { from?: bigint; to?: bigint; maxCount?: bigint } | undefined) => {
+  const from = Number(options?.from ?? 1n);
+  if (options?.to !== undefined) return { from, to: Number(options.to) };
+  if (options?.maxCount !== undefined) return { from, to: from + Number(options.maxCount) - 1 };
+  return { from, to: Number.MAX_SAFE_INTEGER };
+};
+
+/**
+ * The log on PostgreSQL: one shared log for any number of server instances. Appends, reads,
+ * idempotency and content keys live in the database; read models (`models`) are per instance,
+ * in memory, rebuilt from the shared log by the projection engine.
+ */
+export const openPostgresEventLog = async (
+  url: string,
+  catalog: Catalog,
+  options: PgEventLogOptions = {},
+): Promise<EventLog> => {
+  const { connectionString, schema } = parsePgLocation(url);
+  const pool = new pg.Pool({ connectionString, max: options.poolSize ?? 10 });
+  pool.on('error', () => undefined); // an idle client died; the pool replaces it
+  const client = await pool.connect();
+  await migrate(client, schema).finally(() => client.release());
+
+  const reader = pgReader(pool, schema, catalog);
+  const channel = channelOf(schema);
+  const live = pgLive({
+    connectionString,
+    channel,
+    pollMs: options.pollMs ?? 1000,
+    readAll: reader.readAll,
+  });
+  live.startAfter(await reader.head());
+  const committer = pgGroupCommitter({ pool, schema, channel, catalog, committed: live.committed });
+  const models = await openMemoryLevel();
+
+  const readStream = async <E extends Event, P extends Event = E>(
+    name: string,
+    options?: ReadStreamOptions<bigint, E, P>,
+  ) => {
+    const { from, to } = readRange(options);
+    const read = await reader.readStream(name, from, to);
+    assertExpectedVersionMatchesCurrent(BigInt(read.version), options?.expectedStreamVersion, 0n);
+    const upcast = options?.schema?.versioning?.upcast as ((e: AnyEvent) => AnyEvent) | undefined;
+    const events = read.events.map((e) => {
+      const event = toReadEvent(e);
+      return upcast ? { ...event, ...upcast(event) } : event;
+    });
+    return {
+      currentStreamVersion: BigInt(read.events.at(-1)?.stream_version ?? 0),
+      events: events as never,
+      streamExists: read.version > 0,
+    };
+  };
+
+  const log: EventLog = {
+    readStream,
+    async aggregateStream<State, E extends Event, P extends Event = E>(
+      name: string,
+      options: AggregateStreamOptions<State, E, LogReadEventMetadata, P>,
+    ) {
+      const { currentStreamVersion, events, streamExists } = await readStream<E, P>(
+        name,
+        options.read,
+      );
+      const evolve = options.evolve as (state: State, event: unknown) => State;
+      const state = (events as unknown[]).reduce<State>(evolve, options.initialState());
+      return { currentStreamVersion, state, streamExists };
+    },
+    appendToStream: (name, events, options) =>
+      committer.append(name, events, (options ?? {}) as LogAppendOptions<Event>),
+    streamExists: (name) => reader.streamExists(name),
+    readAll: ({ after, limit }) => reader.readAll(after, limit),
+    readProject: (projectId, { after, limit }) => reader.readProject(projectId, after, limit),
+    readRaw: ({ after, limit }) => reader.readRaw(after, limit),
+    head: () => reader.head(),
+    live: () => live.observable(),
+    getIdempotency: (scope) => reader.idempotency(scope),
+    shred: (subject) => shredSubject(pool, schema, subject),
+    models: levelModelStore(models),
+    async close() {
+      await committer.drain();
+      await live.close();
+      await pool.end();
+      await models.close();
+    },
+  };
+  return log;
+};
+
+/**
+ * Deletes a subject's content key under the head lock (so no append in flight can still be
+ * sealing with it), then vacuums the key table so the deleted row's bytes are reclaimed.
+ */
+const shredSubject = async (pool: pg.Pool, schema: string, subject: string): Promise<void> => {
+  const s = `"${schema}"`;
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(`SELECT position FROM ${s}.log_head FOR UPDATE`);
+    await client.query(`DELETE FROM ${s}.content_keys WHERE subject = $1`, [subject]);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+  await pool.query(`VACUUM ${s}.content_keys`);
+};

@@ -1,0 +1,110 @@
+import type { Event } from '@event-driven-io/emmett';
+import type pg from 'pg';
+import type { Catalog } from '../catalog/catalog.js';
+import type { LogEvent } from '../envelope.js';
+import type { LogAppendOptions, LogAppendResult } from '../event-log.js';
+import { toLogEvent } from '../record-view.js';
+import { loadForGroup, writeGroup } from './pg-load.js';
+import { newStaged, stageAppend, type PendingAppend, type Staged } from './pg-stage.js';
+
+type Pending = PendingAppend & {
+  resolve: (result: LogAppendResult) => void;
+  reject: (error: unknown) => void;
+};
+
+/** Appends per transaction at most: bounds how long one group holds the head lock. */
+const MAX_GROUP = 500;
+
+/** An error PostgreSQL reported (it has a SQLSTATE): the transaction certainly rolled back. */
+const isServerError = (error: unknown): boolean =>
+  typeof (error as { code?: unknown })?.code === 'string' &&
+  /^[0-9A-Z]{5}$/.test((error as { code: string }).code);
+
+/**
+ * Group commit on PostgreSQL. Appends queue while a transaction is in flight; the next
+ * transaction takes all of them. It first locks the log's head row, so appends of every
+ * instance on the database commit one transaction at a time, in position order: global
+ * positions and project cursors are gapless, and a reader can never see position N+1 before N
+ * (the head lock is released only after the commit is visible). Each append is staged and
+ * settled on its own: a conflict fails one caller, not its group.
+ */
+export const pgGroupCommitter = (deps: {
+  pool: pg.Pool;
+  schema: string;
+  channel: string;
+  catalog: Catalog;
+  /** committed events of this instance, in position order, after their appends settle */
+  committed: (events: LogEvent[]) => void;
+}) => {
+  const { pool, catalog } = deps;
+  const s = `"${deps.schema}"`;
+  const queue: Pending[] = [];
+  let flushing: Promise<void> | undefined;
+
+  const transact = async (group: Pending[]) => {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const staged = newStaged(await loadForGroup(client, s, group));
+      const outcomes = group.map((p) => settleLater(p, staged));
+      if (staged.records.length > 0) await writeGroup(client, s, deps.channel, staged);
+      await client.query('COMMIT');
+      return { staged, outcomes };
+    } catch (error) {
+      broken = isServerError(error) ? undefined : (error as Error);
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  };
+
+  const settleLater = (p: Pending, staged: Staged) => {
+    try {
+      return { ok: true as const, result: stageAppend(p, staged, catalog) };
+    } catch (error) {
+      return { ok: false as const, error };
+    }
+  };
+
+  const commit = async (group: Pending[]): Promise<void> => {
+    let done: Awaited<ReturnType<typeof transact>>;
+    try {
+      done = await transact(group);
+    } catch (error) {
+      // One append the database refused (rather than a lost connection) must not fail the
+      // appends it happened to share a transaction with: give each its own.
+      if (group.length > 1 && isServerError(error)) {
+        for (const p of group) await commit([p]);
+      } else for (const p of group) p.reject(error);
+      return;
+    }
+    const { staged, outcomes } = done;
+    group.forEach((p, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) p.resolve(outcome.result);
+      else p.reject(outcome.error);
+    });
+    if (staged.records.length > 0)
+      deps.committed(
+        staged.records.map((r) => toLogEvent(r, catalog, (subject) => staged.keys.get(subject))),
+      );
+  };
+
+  const flush = async (): Promise<void> => {
+    while (queue.length > 0) await commit(queue.splice(0, MAX_GROUP));
+    flushing = undefined;
+  };
+
+  return {
+    append: (streamName: string, events: Event[], options: LogAppendOptions<Event>) =>
+      new Promise<LogAppendResult>((resolve, reject) => {
+        queue.push({ streamName, events, options, resolve, reject });
+        flushing ??= flush();
+      }),
+    drain: async (): Promise<void> => {
+      while (flushing) await flushing;
+    },
+  };
+};

@@ -1,0 +1,162 @@
+import type { Event } from '@event-driven-io/emmett';
+import { planAppend, type ProjectHead } from '../append-plan.js';
+import type { Catalog } from '../catalog/catalog.js';
+import { GENESIS_HASH, type StoredRecord } from '../envelope.js';
+import {
+  IdempotencyReplayError,
+  SYSTEM_META,
+  type IdempotencyRecord,
+  type LogAppendOptions,
+  type LogAppendResult,
+} from '../event-log.js';
+import { newSubjectKey, sealSubjectOf } from '../sealing.js';
+import { parseStreamName } from '../stream-name.js';
+
+export type PendingAppend = {
+  streamName: string;
+  events: Event[];
+  options: LogAppendOptions<Event>;
+};
+
+/** The heads and records a group's appends depend on, read under the log's head lock. */
+export type Loaded = {
+  global: number;
+  streams: Map<string, number>;
+  projects: Map<string, ProjectHead>;
+  idempotency: Map<string, IdempotencyRecord>;
+  appends: Map<string, LogAppendResult>;
+  keys: Map<string, Uint8Array>;
+};
+
+/** What one group will write: `Loaded` advanced by every append that passed, plus the rows. */
+export type Staged = Loaded & {
+  records: StoredRecord[];
+  newIdempotency: Map<string, IdempotencyRecord>;
+  newAppends: Map<string, LogAppendResult>;
+  newKeys: Map<string, Uint8Array>;
+  touchedStreams: Set<string>;
+  touchedProjects: Set<string>;
+};
+
+export const projectOf = (streamName: string): string =>
+  parseStreamName(streamName)?.projectId ?? '';
+
+const subjectsOf = (events: readonly Event[]): string[] =>
+  events.flatMap((e) => sealSubjectOf(e) ?? []);
+
+/** Everything a group will look up, so each lookup is one query for the whole group. */
+export const lookupsOf = (group: readonly PendingAppend[]) => ({
+  streams: [...new Set(group.map((p) => p.streamName))],
+  projects: [...new Set(group.map((p) => projectOf(p.streamName)))],
+  scopes: [...new Set(group.flatMap((p) => p.options.idempotency?.scope ?? []))],
+  appendIds: [...new Set(group.flatMap((p) => p.options.appendId ?? []))],
+  subjects: [...new Set(group.flatMap((p) => subjectsOf(p.events)))],
+});
+
+// PostgreSQL text cannot hold NUL; refusing it here fails one append, not its whole group.
+const assertNoNul = (what: string, value: string | undefined): void => {
+  if (value?.includes('\u0000')) throw new TypeError(`${what} may not contain NUL`);
+};
+
+const checkText = (p: PendingAppend, projectId: string): void => {
+  assertNoNul('stream name', p.streamName);
+  assertNoNul('project id', projectId);
+  assertNoNul('idempotency scope', p.options.idempotency?.scope);
+  assertNoNul('append id', p.options.appendId);
+  for (const subject of subjectsOf(p.events)) assertNoNul('seal subject', subject);
+};
+
+export const newStaged = (loaded: Loaded): Staged => ({
+  ...loaded,
+  records: [],
+  newIdempotency: new Map(),
+  newAppends: new Map(),
+  newKeys: new Map(),
+  touchedStreams: new Set(),
+  touchedProjects: new Set(),
+});
+
+/**
+ * Stages one append against what the group has reached so far. Throws (failing this append
+ * alone) on a replayed idempotency scope, a version conflict or an invalid event; a replayed
+ * appendId answers the first result and stages nothing. Nothing is changed before it passes.
+ */
+export const stageAppend = (
+  p: PendingAppend,
+  staged: Staged,
+  catalog: Catalog,
+): LogAppendResult => {
+  const { appendId, idempotency: claim } = p.options;
+  const prior = appendId ? staged.appends.get(appendId) : undefined;
+  if (prior) return prior;
+  const replay = claim ? staged.idempotency.get(claim.scope) : undefined;
+  if (replay) throw new IdempotencyReplayError(replay);
+  const projectId = projectOf(p.streamName);
+  checkText(p, projectId);
+  const downcast = p.options.schema?.versioning?.downcast as ((e: Event) => Event) | undefined;
+  const events = downcast ? p.events.map(downcast) : p.events;
+  const created = new Map<string, Uint8Array>();
+  const keyFor = (subject: string): Uint8Array => {
+    const key = staged.keys.get(subject) ?? created.get(subject) ?? newSubjectKey();
+    if (!staged.keys.has(subject)) created.set(subject, key);
+    return key;
+  };
+  const plan = planAppend({
+    streamName: p.streamName,
+    events,
+    meta: p.options.meta ?? SYSTEM_META,
+    expected: p.options.expectedStreamVersion,
+    streamVersion: staged.streams.get(p.streamName) ?? 0,
+    projectHead: staged.projects.get(projectId) ?? { cursor: 0, hash: GENESIS_HASH },
+    globalPosition: staged.global,
+    catalog,
+    keyFor,
+  });
+  const last = plan.records.at(-1)!;
+  const result: LogAppendResult = {
+    nextExpectedStreamVersion: BigInt(plan.streamVersion),
+    createdNewStream: plan.records[0]!.stream_version === 1,
+    lastEventGlobalPosition: BigInt(last.global_position),
+    lastCursor: last.cursor,
+  };
+  record(staged, { p, projectId, plan, result, created });
+  return result;
+};
+
+const record = (
+  staged: Staged,
+  passed: {
+    p: PendingAppend;
+    projectId: string;
+    plan: ReturnType<typeof planAppend>;
+    result: LogAppendResult;
+    created: Map<string, Uint8Array>;
+  },
+): void => {
+  const { p, projectId, plan, result, created } = passed;
+  const last = plan.records.at(-1)!;
+  staged.records.push(...plan.records);
+  staged.global = last.global_position;
+  staged.streams.set(p.streamName, plan.streamVersion);
+  staged.touchedStreams.add(p.streamName);
+  staged.projects.set(projectId, plan.projectHead);
+  staged.touchedProjects.add(projectId);
+  for (const [subject, key] of created) {
+    staged.keys.set(subject, key);
+    staged.newKeys.set(subject, key);
+  }
+  const claim = p.options.idempotency;
+  if (claim) {
+    const idem = {
+      fingerprint: claim.fingerprint,
+      response: claim.response.value ?? null,
+      position: last.global_position,
+    };
+    staged.idempotency.set(claim.scope, idem);
+    staged.newIdempotency.set(claim.scope, idem);
+  }
+  if (p.options.appendId) {
+    staged.appends.set(p.options.appendId, result);
+    staged.newAppends.set(p.options.appendId, result);
+  }
+};
