@@ -3,7 +3,7 @@ import type { Subject } from 'rxjs';
 import { planAppend, type ProjectHead } from '../append-plan.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { decode, encode } from '../codec.js';
-import type { LogEvent, StoredRecord } from '../envelope.js';
+import { GENESIS_HASH, type LogEvent, type StoredRecord } from '../envelope.js';
 import {
   IdempotencyReplayError,
   SYSTEM_META,
@@ -13,7 +13,7 @@ import {
 } from '../event-log.js';
 import { newSubjectKey, sealSubjectOf } from '../sealing.js';
 import { parseStreamName } from '../stream-name.js';
-import { assertNoNul, be64, Keys } from './keys.js';
+import { assertNoNul, be64, Keys, readBe64 } from './keys.js';
 import type { LevelDb } from './level-db.js';
 import type { LevelReader } from './level-reader.js';
 
@@ -25,14 +25,18 @@ type Pending = {
   reject: (error: unknown) => void;
 };
 
-/** What one group has decided so far; merged into the caches only after the batch is durable. */
+/**
+ * What one group knows and has decided: heads, idempotency and append records, content keys.
+ * Filled by one prefetch, advanced by each staged append, merged into the caches only once the
+ * batch is durable.
+ */
 type Staged = {
   global: number;
   streams: Map<string, number>;
   projects: Map<string, ProjectHead>;
-  idempotency: Map<string, IdempotencyRecord>;
-  appends: Map<string, LogAppendResult>;
-  keys: Map<string, Uint8Array>;
+  idempotency: Map<string, IdempotencyRecord | undefined>;
+  appends: Map<string, LogAppendResult | undefined>;
+  keys: Map<string, Uint8Array | undefined>;
   /** subjects whose content key this group creates */
   newKeys: Set<string>;
 };
@@ -44,16 +48,20 @@ const remember = <K, V>(cache: Map<K, V>, entries: Map<K, V>): void => {
   for (const [k, v] of entries) cache.set(k, v);
 };
 
+const projectOf = (streamName: string): string => parseStreamName(streamName)?.projectId ?? '';
+
 /**
  * Group commit: appends queue while a batch is being made durable; the next batch takes all of
- * them, checks each one's expected version against the heads the group has reached, and writes
- * one `sync: true` batch. Each append is settled on its own: one conflict fails one caller.
+ * them, reads everything they need in one `getMany`, checks each one's expected version against
+ * the heads the group has reached, and writes one `sync: true` batch. Each append is settled on
+ * its own: one conflict fails one caller.
  */
 export const groupCommitter = async (deps: {
   db: LevelDb;
   catalog: Catalog;
   reader: LevelReader;
   live: Subject<LogEvent>;
+  onCommit?: (events: LogEvent[]) => void;
 }) => {
   const { db, catalog, reader, live } = deps;
   let global = await reader.head();
@@ -62,62 +70,93 @@ export const groupCommitter = async (deps: {
   const queue: Pending[] = [];
   let flushing: Promise<void> | undefined;
 
-  const streamVersion = async (name: string): Promise<number> => {
-    const cached = streamHeads.get(name);
-    if (cached !== undefined) return cached;
-    const version = await reader.streamVersion(name);
-    if (streamHeads.size > CACHE_LIMIT) streamHeads.clear();
-    streamHeads.set(name, version);
-    return version;
-  };
-  const projectHead = async (id: string): Promise<ProjectHead> =>
-    projectHeads.get(id) ?? (await reader.projectHead(id));
   const stored = async <T>(key: Buffer): Promise<T | undefined> => {
     const value = await db.get(key);
     return value === undefined ? undefined : decode<T>(value);
   };
-  const idempotency = (scope: string) => stored<IdempotencyRecord>(Keys.idempotency(scope));
 
-  const loadKeys = async (subjects: string[], staged: Staged): Promise<void> => {
-    const missing = subjects.filter((s) => !staged.keys.has(s));
-    const found = await db.getMany(missing.map(Keys.key));
-    missing.forEach((s, i) => {
-      const key = found[i] ?? newSubjectKey();
-      staged.keys.set(s, key);
-      if (!found[i]) staged.newKeys.add(s);
-    });
+  /** One round trip for everything a group needs that the caches do not hold. */
+  const prefetch = async (group: Pending[]): Promise<Staged> => {
+    const staged: Staged = {
+      global,
+      streams: new Map(),
+      projects: new Map(),
+      idempotency: new Map(),
+      appends: new Map(),
+      keys: new Map(),
+      newKeys: new Set(),
+    };
+    const wanted: { key: Buffer; fill: (value: Buffer | undefined) => void }[] = [];
+    const want = <V>(map: Map<string, V>, id: string, key: Buffer, read: (b?: Buffer) => V) => {
+      if (map.has(id)) return;
+      map.set(id, undefined as V);
+      wanted.push({ key, fill: (b) => map.set(id, read(b)) });
+    };
+    for (const p of group) {
+      // cached heads are copied now: the caches may be trimmed while the lookups are out
+      const project = projectOf(p.streamName);
+      const streamHead = streamHeads.get(p.streamName);
+      if (streamHead !== undefined) staged.streams.set(p.streamName, streamHead);
+      else
+        want(staged.streams, p.streamName, Keys.streamHead(p.streamName), (b) =>
+          b ? readBe64(b) : 0,
+        );
+      const projectHead = projectHeads.get(project);
+      if (projectHead) staged.projects.set(project, projectHead);
+      else
+        want(staged.projects, project, Keys.projectHead(project), (b) =>
+          b ? decode<ProjectHead>(b) : { cursor: 0, hash: GENESIS_HASH },
+        );
+      const { appendId, idempotency } = p.options;
+      if (appendId)
+        want(staged.appends, appendId, Keys.append(appendId), (b) => (b ? decode(b) : undefined));
+      if (idempotency)
+        want(staged.idempotency, idempotency.scope, Keys.idempotency(idempotency.scope), (b) =>
+          b ? decode(b) : undefined,
+        );
+      for (const e of p.events) {
+        const subject = sealSubjectOf(e);
+        if (subject) want(staged.keys, subject, Keys.key(subject), (b) => b);
+      }
+    }
+    if (wanted.length > 0) {
+      const values = await db.getMany(wanted.map((w) => w.key));
+      wanted.forEach((w, i) => w.fill(values[i]));
+    }
+    return staged;
   };
 
-  const stage = async (p: Pending, staged: Staged, batch: ReturnType<LevelDb['batch']>) => {
+  const keyFor = (staged: Staged, subject: string): Uint8Array => {
+    let key = staged.keys.get(subject);
+    if (!key) {
+      key = newSubjectKey();
+      staged.keys.set(subject, key);
+      staged.newKeys.add(subject);
+    }
+    return key;
+  };
+
+  const stage = (p: Pending, staged: Staged, batch: ReturnType<LevelDb['batch']>) => {
     const { appendId, idempotency: claim } = p.options;
-    if (appendId) {
-      const prior =
-        staged.appends.get(appendId) ?? (await stored<LogAppendResult>(Keys.append(appendId)));
-      if (prior) return { result: prior, records: [] as StoredRecord[] };
-    }
-    if (claim) {
-      const prior = staged.idempotency.get(claim.scope) ?? (await idempotency(claim.scope));
-      if (prior) throw new IdempotencyReplayError(prior);
-    }
+    const prior = appendId ? staged.appends.get(appendId) : undefined;
+    if (prior) return { result: prior, records: [] as StoredRecord[] };
+    const recorded = claim && staged.idempotency.get(claim.scope);
+    if (recorded) throw new IdempotencyReplayError(recorded);
     assertNoNul('stream name', p.streamName);
-    const projectId = parseStreamName(p.streamName)?.projectId ?? '';
+    const projectId = projectOf(p.streamName);
     assertNoNul('project id', projectId);
     const downcast = p.options.schema?.versioning?.downcast as ((e: Event) => Event) | undefined;
     const events = downcast ? p.events.map(downcast) : p.events;
-    await loadKeys(
-      events.flatMap((e) => sealSubjectOf(e) ?? []),
-      staged,
-    );
     const plan = planAppend({
       streamName: p.streamName,
       events,
       meta: p.options.meta ?? SYSTEM_META,
       expected: p.options.expectedStreamVersion,
-      streamVersion: staged.streams.get(p.streamName) ?? (await streamVersion(p.streamName)),
-      projectHead: staged.projects.get(projectId) ?? (await projectHead(projectId)),
+      streamVersion: staged.streams.get(p.streamName)!,
+      projectHead: staged.projects.get(projectId)!,
       globalPosition: staged.global,
       catalog,
-      keyFor: (s) => staged.keys.get(s)!,
+      keyFor: (s) => keyFor(staged, s),
     });
     const last = plan.records.at(-1)!;
     const result: LogAppendResult = {
@@ -132,6 +171,8 @@ export const groupCommitter = async (deps: {
       batch.put(Keys.stream(r.stream_name, r.stream_version), pos);
       batch.put(Keys.project(r.project_id, r.cursor), pos);
     }
+    batch.put(Keys.streamHead(p.streamName), be64(plan.streamVersion));
+    batch.put(Keys.projectHead(projectId), encode(plan.projectHead));
     for (const s of staged.newKeys) batch.put(Keys.key(s), Buffer.from(staged.keys.get(s)!));
     staged.newKeys.clear();
     if (claim) {
@@ -154,20 +195,18 @@ export const groupCommitter = async (deps: {
   };
 
   const commit = async (group: Pending[]): Promise<void> => {
+    let staged: Staged;
+    try {
+      staged = await prefetch(group);
+    } catch (error) {
+      for (const p of group) p.reject(error);
+      return;
+    }
     const batch = db.batch();
-    const staged: Staged = {
-      global,
-      streams: new Map<string, number>(),
-      projects: new Map<string, ProjectHead>(),
-      idempotency: new Map<string, IdempotencyRecord>(),
-      appends: new Map<string, LogAppendResult>(),
-      keys: new Map<string, Uint8Array>(),
-      newKeys: new Set<string>(),
-    };
     const settled: { p: Pending; result: LogAppendResult; records: StoredRecord[] }[] = [];
     for (const p of group) {
       try {
-        settled.push({ p, ...(await stage(p, staged, batch)) });
+        settled.push({ p, ...stage(p, staged, batch) });
       } catch (error) {
         // A key this failed append created is not in the batch: forget it, or a later append of
         // the group would seal under a key that is never written.
@@ -186,9 +225,10 @@ export const groupCommitter = async (deps: {
     global = staged.global;
     remember(streamHeads, staged.streams);
     remember(projectHeads, staged.projects);
-    for (const [s, key] of staged.keys) reader.contentKeys.set(s, key);
+    for (const [s, key] of staged.keys) if (key) reader.contentKeys.set(s, key);
     const records = settled.flatMap((s) => s.records);
     const events = records.length > 0 ? await reader.view(records) : [];
+    deps.onCommit?.(events);
     for (const { p, result } of settled) p.resolve(result);
     for (const e of events) live.next(e);
   };
@@ -204,8 +244,20 @@ export const groupCommitter = async (deps: {
         queue.push({ streamName, events, options, resolve, reject });
         flushing ??= flush();
       }),
-    streamVersion,
-    idempotency,
+    /** The version of a stream's last event: the writer's heads are authoritative. */
+    streamVersion: async (name: string): Promise<number> => {
+      const cached = streamHeads.get(name);
+      if (cached !== undefined) return cached;
+      const version = await reader.streamVersion(name);
+      // a commit may have landed while we read: never overwrite a newer head
+      if (!streamHeads.has(name)) {
+        if (streamHeads.size > CACHE_LIMIT) streamHeads.clear();
+        streamHeads.set(name, version);
+      }
+      return streamHeads.get(name)!;
+    },
+    knownStreamVersion: (name: string): number | undefined => streamHeads.get(name),
+    idempotency: (scope: string) => stored<IdempotencyRecord>(Keys.idempotency(scope)),
     head: () => global,
     drain: async () => {
       while (flushing) await flushing;

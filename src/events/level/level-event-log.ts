@@ -14,6 +14,7 @@ import { compact, type LevelDb } from './level-db.js';
 import { levelModelStore } from './level-model-store.js';
 import { levelReader } from './level-reader.js';
 import { groupCommitter } from './group-commit.js';
+import { streamCache } from './stream-cache.js';
 
 type AnyEvent = { type: string; data: Record<string, unknown> };
 
@@ -25,7 +26,18 @@ type AnyEvent = { type: string; data: Record<string, unknown> };
 export const levelEventLog = async (db: LevelDb, catalog: Catalog): Promise<EventLog> => {
   const reader = levelReader(db, catalog);
   const live = new Subject<LogEvent>();
-  const committer = await groupCommitter({ db, catalog, reader, live });
+  const cache = streamCache();
+  const committer = await groupCommitter({ db, catalog, reader, live, onCommit: cache.committed });
+
+  /** The whole stream: from the writer's cache, or read and cached if nothing landed meanwhile. */
+  const wholeStream = async (name: string, version: number): Promise<readonly LogEvent[]> => {
+    const cached = cache.get(name, version);
+    if (cached) return cached;
+    const read = await reader.readStream(name, 1, Number.MAX_SAFE_INTEGER);
+    if ((read.at(-1)?.stream_version ?? 0) === committer.knownStreamVersion(name))
+      cache.put(name, read);
+    return read;
+  };
 
   const readStream = async <E extends Event, P extends Event = E>(
     name: string,
@@ -40,7 +52,10 @@ export const levelEventLog = async (db: LevelDb, catalog: Catalog): Promise<Even
         : options?.maxCount !== undefined
           ? from + Number(options.maxCount) - 1
           : Number.MAX_SAFE_INTEGER;
-    const read = await reader.readStream(name, from, to);
+    const whole = from <= 1 && to >= current;
+    const read = whole
+      ? (await wholeStream(name, current)).filter((e) => e.stream_version <= to)
+      : await reader.readStream(name, from, to);
     const upcast = options?.schema?.versioning?.upcast as ((e: AnyEvent) => AnyEvent) | undefined;
     const events = read.map((e) => {
       const event = toReadEvent(e);
@@ -80,6 +95,7 @@ export const levelEventLog = async (db: LevelDb, catalog: Catalog): Promise<Even
       const key = Keys.key(subject);
       await db.batch().del(key).write({ sync: true });
       reader.contentKeys.set(subject, null);
+      cache.clear();
       await compact(db, key, Buffer.concat([key, Buffer.of(0)]));
     },
     models: levelModelStore(db),

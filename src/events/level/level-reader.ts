@@ -1,8 +1,6 @@
 import type { Catalog } from '../catalog/catalog.js';
 import { decode } from '../codec.js';
 import type { LogEvent, StoredRecord } from '../envelope.js';
-import type { ProjectHead } from '../append-plan.js';
-import { GENESIS_HASH } from '../envelope.js';
 import { toLogEvent } from '../record-view.js';
 import { Keys, readBe64 } from './keys.js';
 import type { LevelDb } from './level-db.js';
@@ -58,14 +56,8 @@ export const levelReader = (db: LevelDb, catalog: Catalog) => {
     readStream: async (name: string, from: number, to: number) =>
       view(await recordsAt(await positions(Keys.streamRange(name, from, to), -1))),
     streamVersion: async (name: string): Promise<number> => {
-      const [last] = await db.keys({ ...Keys.streamRange(name), reverse: true, limit: 1 }).all();
-      return last ? readBe64(last, last.length - 8) : 0;
-    },
-    projectHead: async (projectId: string): Promise<ProjectHead> => {
-      const [pos] = await positions({ ...Keys.projectRange(projectId, 0), reverse: true }, 1);
-      if (pos === undefined) return { cursor: 0, hash: GENESIS_HASH };
-      const [record] = await recordsAt([pos]);
-      return { cursor: record!.cursor, hash: record!.hash };
+      const head = await db.get(Keys.streamHead(name));
+      return head ? readBe64(head) : 0;
     },
     head: async (): Promise<number> => {
       const [last] = await db.keys({ ...Keys.globalRange(0), reverse: true, limit: 1 }).all();
