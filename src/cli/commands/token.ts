@@ -1,0 +1,76 @@
+import { Command, Option } from 'commander';
+import { SYSTEM, type Principal } from '../../commands/principal.js';
+import type { TokenView } from '../../projections/index.js';
+import { action, appCommand, note, out, withApp, type AppFlags } from '../options.js';
+
+type CreateFlags = AppFlags & { system?: boolean; actor?: string; label?: string };
+
+const principalOf = (flags: CreateFlags): Principal => {
+  if (flags.actor !== undefined) return { kind: 'actor', actor_id: flags.actor };
+  if (flags.system) return SYSTEM;
+  throw new TypeError('name who the token is for: --system or --actor <id>');
+};
+
+const describePrincipal = (p: Principal): string =>
+  p.kind === 'system' ? 'system' : `actor ${p.actor_id}`;
+
+const create = (): Command =>
+  appCommand('create', 'issue an access token; prints only the token, once, on stdout')
+    .addOption(new Option('--system', 'a token for the system principal').conflicts('actor'))
+    .addOption(new Option('--actor <id>', 'a token for this actor').conflicts('system'))
+    .option('--label <label>', 'a note to recognise the token by in `token list`')
+    .action(
+      action(async (flags: CreateFlags) => {
+        const principal = principalOf(flags);
+        await withApp(flags, async (app) => {
+          const issued = await app.tokens.issue(principal, flags.label ?? null, SYSTEM);
+          await app.waitFor(issued.position);
+          await out(`${issued.token}\n`);
+          note(`issued ${issued.token_id} for ${describePrincipal(principal)}`);
+        });
+      }),
+    );
+
+const revoke = (): Command =>
+  appCommand('revoke', 'revoke an access token by its id')
+    .argument('<token-id>', 'the id `token create` reported (tok_…)')
+    .action(
+      action(async (tokenId: string, flags: AppFlags) => {
+        await withApp(flags, async (app) => {
+          await app.waitFor(await app.tokens.revoke(tokenId, SYSTEM));
+          note(`revoked ${tokenId}`);
+        });
+      }),
+    );
+
+const listLine = (t: TokenView): string =>
+  [
+    t.token_id,
+    describePrincipal(t.principal),
+    t.revoked_at ? `revoked ${t.revoked_at}` : 'active',
+    `issued ${t.issued_at}`,
+    t.label ?? '',
+  ].join('\t');
+
+const list = (): Command =>
+  appCommand('list', 'list access tokens (never the tokens themselves)')
+    .option('--json', 'one JSON object per line')
+    .action(
+      action(async (flags: AppFlags & { json?: boolean }) => {
+        await withApp(flags, async (app) => {
+          await app.waitFor(await app.log.head());
+          const tokens = await app.tokens.list();
+          const lines = flags.json
+            ? tokens.map(({ token_hash: _hash, ...t }) => JSON.stringify(t))
+            : tokens.map(listLine);
+          await out(lines.map((l) => `${l}\n`).join(''));
+        });
+      }),
+    );
+
+export const tokenCommand = (): Command =>
+  new Command('token')
+    .description('issue, revoke and list access tokens (bearer tokens for `intentlog serve`)')
+    .addCommand(create())
+    .addCommand(revoke())
+    .addCommand(list());

@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import { Command } from 'commander';
+import { auditCommand } from './commands/audit.js';
+import { exportCommand } from './commands/export.js';
+import { logCommand } from './commands/log.js';
+import { projectionsCommand } from './commands/projections.js';
+import { tokenCommand } from './commands/token.js';
+
+const { version } = JSON.parse(
+  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+) as { version: string };
+
+// `intentlog log | head` closes stdout early: that is the reader's choice, not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
+/**
+ * The `intentlog` binary. Every command is one file under commands/; add yours to this list.
+ * (`mcp` and `serve` come with the MCP server, `sync` with governance.)
+ */
+const program = new Command('intentlog')
+  .description('a local-first, event-sourced ledger of intent and work for coding agents')
+  .version(version)
+  .addCommand(logCommand())
+  .addCommand(exportCommand())
+  .addCommand(projectionsCommand())
+  .addCommand(auditCommand())
+  .addCommand(tokenCommand());
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,75 @@
+import { Command, Option } from 'commander';
+import { openApp, type App } from '../app/app.js';
+import { isDomainError } from '../commands/errors.js';
+
+/** The options every command that opens the data takes. */
+export type AppFlags = { dataDir?: string; store?: string };
+
+/** Adds `--data-dir` and `--store` to a command; the one place they are declared. */
+export const withAppOptions = (command: Command): Command =>
+  command
+    .addOption(
+      new Option('--data-dir <dir>', 'data directory (default: ~/.intentlog)').env(
+        'INTENTLOG_HOME',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--store <store>',
+        '"memory" or a postgres:// URL (default: LevelDB in the data dir)',
+      ).env('INTENTLOG_STORE'),
+    );
+
+/** A leaf command that opens the app: name, description and the shared options. */
+export const appCommand = (name: string, description: string): Command =>
+  withAppOptions(new Command(name).description(description));
+
+/** Opens the app for one command and always closes it, also when the command fails. */
+export const withApp = async <T>(flags: AppFlags, body: (app: App) => Promise<T>): Promise<T> => {
+  const app = await openApp({
+    ...(flags.dataDir ? { dataDir: flags.dataDir } : {}),
+    ...(flags.store ? { store: flags.store } : {}),
+  });
+  try {
+    return await body(app);
+  } finally {
+    await app.close();
+  }
+};
+
+/** Diagnostics and progress go to stderr: stdout carries only the command's output. */
+export const note = (message: string): void => void process.stderr.write(`${message}\n`);
+
+const describeError = (error: unknown): string => {
+  if (isDomainError(error)) return `${error.code}: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+};
+
+/**
+ * Wraps a command action: a failure becomes one line on stderr and exit code 1 (commander
+ * itself answers usage errors with 1 as well), never a stack trace for a domain error.
+ */
+export const action =
+  <A extends unknown[]>(body: (...args: A) => Promise<void>) =>
+  async (...args: A): Promise<void> => {
+    try {
+      await body(...args);
+    } catch (error) {
+      note(`intentlog: ${describeError(error)}`);
+      if (process.env.INTENTLOG_DEBUG && error instanceof Error) note(error.stack ?? '');
+      process.exitCode = 1;
+    }
+  };
+
+/** Writes text to stdout, waiting when the pipe is full (large exports, `log | less`). */
+export const out = async (text: string): Promise<void> => {
+  if (text.length === 0 || process.stdout.write(text)) return;
+  await new Promise<void>((resolve) => process.stdout.once('drain', resolve));
+};
+
+/** Parses a non-negative integer option (positions and cursors). */
+export const position = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 0) throw new TypeError(`not a position: ${value}`);
+  return n;
+};
