@@ -1,0 +1,95 @@
+import { forbidden, invalidArgument, invalidState, notFound } from '../errors.js';
+import { requireRole, Roles } from './roles.js';
+import {
+  onPackage,
+  requireStatus,
+  type CommandOf,
+  type ReviewState,
+  type WorkPackage,
+  type WorkPackageEvent,
+} from './work-package-state.js';
+
+/**
+ * Reviews are part of the work package aggregate: they are requested, answered and counted by
+ * the gate on the package's own stream, so independence and "approved after the latest result"
+ * are decided against the same version the gate is.
+ */
+
+/** Why `actorId` may not review this package, or undefined when it is independent. */
+export const dependenceOf = (state: WorkPackage, actorId: string): string | undefined => {
+  if (state.claimed_by === actorId) return 'the reviewer is the claimant';
+  if (state.submitters.includes(actorId)) return 'the reviewer submitted a result';
+  return undefined;
+};
+
+export const requestReview = (
+  { by, review_id, reviewer_id, reviewer_role }: CommandOf<'RequestReview'>['data'],
+  state: WorkPackage,
+): WorkPackageEvent[] => {
+  requireRole(by, Roles.requestReview, 'request a review');
+  requireStatus(state, ['CLAIMED', 'SUBMITTED'], 'request a review');
+  if (reviewer_role === null)
+    throw notFound('the reviewer is not an active member of this project', { reviewer_id });
+  const dependence =
+    dependenceOf(state, reviewer_id) ??
+    (reviewer_id === by.actor_id ? 'the reviewer is the requester' : undefined);
+  if (dependence)
+    throw invalidArgument(`the reviewer must be independent: ${dependence}`, {
+      reason: 'reviewer_not_independent',
+      reviewer_id,
+    });
+  const pending = state.reviews.find((r) => r.reviewer_id === reviewer_id && !r.verdict);
+  if (pending)
+    throw invalidState('the reviewer already has a pending review of this work package', {
+      review_id: pending.review_id,
+    });
+  if (state.reviews.some((r) => r.review_id === review_id))
+    throw invalidState('review id already used', { review_id });
+  const requested_by = by.actor_id;
+  return [
+    {
+      type: 'review.requested',
+      data: { ...onPackage(state), review_id, reviewer_id, requested_by },
+    },
+  ];
+};
+
+export const submitReview = (
+  { by, review_id, verdict, notes }: CommandOf<'SubmitReview'>['data'],
+  state: WorkPackage,
+): WorkPackageEvent[] => {
+  requireRole(by, Roles.member, 'submit a review');
+  const review = state.reviews.find((r) => r.review_id === review_id);
+  if (!review) throw notFound('review not found', { review_id });
+  if (review.reviewer_id !== by.actor_id)
+    throw forbidden('only the assigned reviewer submits this review', { review_id });
+  if (review.status !== 'PENDING')
+    throw invalidState('the review has already been submitted', {
+      review_id,
+      verdict: review.verdict,
+    });
+  requireStatus(state, ['CLAIMED', 'SUBMITTED'], 'submit a review');
+  const data = {
+    ...onPackage(state),
+    review_id,
+    reviewer_id: review.reviewer_id,
+    verdict,
+    notes,
+    result_number: state.result?.result_number ?? 0,
+  };
+  return [{ type: 'review.submitted', data }];
+};
+
+/**
+ * The approval an ACCEPT can rest on: an APPROVE given after the latest result (its
+ * result_number is the latest) by a reviewer independent of the work and of the request.
+ */
+export const approvalOf = (state: WorkPackage): ReviewState | undefined =>
+  state.reviews.findLast(
+    (r) =>
+      r.verdict === 'APPROVE' &&
+      state.result !== null &&
+      r.result_number === state.result.result_number &&
+      r.reviewer_id !== r.requested_by &&
+      dependenceOf(state, r.reviewer_id) === undefined,
+  );
