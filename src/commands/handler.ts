@@ -1,4 +1,10 @@
-import { CommandHandler, type Command, type Decider, type Event } from '@event-driven-io/emmett';
+import {
+  CommandHandler,
+  isExpectedVersionConflictError,
+  type Command,
+  type Decider,
+  type Event,
+} from '@event-driven-io/emmett';
 import {
   IdempotencyReplayError,
   type AppendMeta,
@@ -32,7 +38,15 @@ export type CommandOutcome<R> = {
 
 // Version conflicts are retried with jitter: under contention (8 claimants of one package) each
 // retry re-decides on the new state, so losers get the domain's answer, not a 412.
-const retry = { retries: 20, minTimeout: 2, maxTimeout: 100, factor: 2, randomize: true };
+// Only a version conflict is retried: a domain error is the answer and must not wait out 20 retries.
+const retry = {
+  retries: 20,
+  minTimeout: 2,
+  maxTimeout: 100,
+  factor: 2,
+  randomize: true,
+  shouldRetryError: isExpectedVersionConflictError,
+};
 
 const replay = <R>(record: IdempotencyRecord, print: string): CommandOutcome<R> => {
   if (record.fingerprint !== print)
