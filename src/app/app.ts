@@ -6,6 +6,7 @@ import type { EventLog } from '../events/index.js';
 import { openEventLog } from '../events/open-log.js';
 import { allProjectors, startProjections, type ProjectionEngine } from '../projections/index.js';
 import { projectQueries, tokenQueries } from '../projections/queries.js';
+import { governanceService } from './governance.js';
 
 export type AppOptions = {
   /** default: $INTENTLOG_HOME, else ~/.intentlog */
@@ -34,6 +35,7 @@ export const openApp = async (options: AppOptions = {}) => {
     waitFor: (position: number) => engine.waitFor(position),
     projects: { ...projectCommands(log), ...projectQueries(log.models) },
     tokens: { ...tokenCommands(log), ...tokenQueries(log.models) },
+    governance: governanceService(log, (position) => engine.waitFor(position)),
     async close() {
       await engine.stop();
       await log.close();
