@@ -1,0 +1,83 @@
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Catalog } from '../catalog/catalog.js';
+import { sha256Hex } from '../codec.js';
+import { openClassicLevel, type LevelDb } from '../level/level-db.js';
+import { levelEventLog } from '../level/level-event-log.js';
+import { LogClosedError } from './errors.js';
+import type { Elect } from './route-keeper.js';
+import { startWriter, type Route } from './route.js';
+import { connectWriter } from './writer-client.js';
+import { serveWriter } from './writer-server.js';
+import type { WriterExtension } from './types.js';
+
+/** How long opening waits for a writer that holds the lock but does not answer yet. */
+const OPEN_TIMEOUT_MS = 30_000;
+
+/** `<data-dir>/writer.sock`; on Windows a named pipe derived from the data dir's path. */
+export const writerSocketPath = (dataDir: string): string =>
+  process.platform === 'win32'
+    ? `\\\\.\\pipe\\intentlog-${sha256Hex(resolve(dataDir).toLowerCase()).slice(0, 32)}`
+    : join(dataDir, 'writer.sock');
+
+const isLocked = (error: unknown): boolean => {
+  const { code, cause } = error as { code?: unknown; cause?: { code?: unknown } };
+  return code === 'LEVEL_LOCKED' || cause?.code === 'LEVEL_LOCKED';
+};
+
+/** Opens the database if no other process holds its lock; LevelDB's lock makes one writer. */
+const tryLock = async (location: string): Promise<LevelDb | undefined> => {
+  try {
+    return await openClassicLevel(location);
+  } catch (error) {
+    if (isLocked(error)) return undefined;
+    throw error;
+  }
+};
+
+/** A few ms at first, then up to ~150 ms, jittered so racing followers do not march in step. */
+const backoff = (attempt: number): number =>
+  Math.min(5 * 2 ** attempt, 100) * (0.5 + Math.random());
+
+export type LevelElectionOptions = WriterExtension & { dataDir: string; catalog: Catalog };
+
+/**
+ * The election for one LevelDB data dir: whoever opens the lock becomes the writer and serves
+ * the socket; everyone else connects to it. When nobody answers (the writer is starting, or
+ * died and left its socket behind) try the lock again, then the socket, until one works. The
+ * first election (at open) gives up after OPEN_TIMEOUT_MS; one after a takeover never does.
+ */
+export const levelElection = (options: LevelElectionOptions): Elect => {
+  const location = join(options.dataDir, 'log');
+  const socketPath = writerSocketPath(options.dataDir);
+  let first = true;
+  const becomeWriter = async (db: LevelDb): Promise<Route> => {
+    const log = await levelEventLog(db, options.catalog).catch(async (error: unknown) => {
+      await db.close();
+      throw error;
+    });
+    return startWriter(log, options, (endpoint) => serveWriter(socketPath, endpoint));
+  };
+
+  return async ({ onLost, closed }) => {
+    const atOpen = first;
+    first = false;
+    const deadline = Date.now() + OPEN_TIMEOUT_MS;
+    for (let attempt = 0; ; attempt++) {
+      if (closed()) throw new LogClosedError();
+      try {
+        const db = await tryLock(location);
+        const route = db ? await becomeWriter(db) : await connectWriter(socketPath, onLost);
+        if (route) return route;
+      } catch (error) {
+        if (atOpen) throw error;
+        options.onError?.(error); // no caller to tell: keep trying, another process may win
+      }
+      if (atOpen && Date.now() > deadline)
+        throw new Error(
+          `${options.dataDir} is locked by a process that does not answer on ${socketPath}`,
+        );
+      await sleep(backoff(attempt));
+    }
+  };
+};

@@ -1,0 +1,92 @@
+import { Observable } from 'rxjs';
+import type { LogEvent } from '../envelope.js';
+import { LogClosedError, WriterLostError } from './errors.js';
+import type { Route } from './route.js';
+import type { Role } from './types.js';
+
+/**
+ * Finds the route for this process: become the writer or connect to it. `onLost` is for a
+ * follower route to report that its writer went away; `closed` tells a long election to stop.
+ */
+export type Elect = (context: { onLost: () => void; closed: () => boolean }) => Promise<Route>;
+
+/**
+ * Holds the current route for the life of the process. When the writer goes away it elects
+ * again at once (so the writer's work resumes even in an idle process), calls in flight are
+ * retried on the new route, and live subscriptions resume from the last position they saw.
+ */
+export const routeKeeper = (elect: Elect) => {
+  let closed = false;
+  let current: Route | undefined;
+  let electing: Promise<Route> | undefined;
+
+  const onLost = (): void => {
+    current = undefined;
+    ready().catch(() => {}); // a caller, if any, sees the error on its own ready()
+  };
+  const ready = (): Promise<Route> => {
+    if (closed) return Promise.reject(new LogClosedError());
+    if (current) return Promise.resolve(current);
+    electing ??= elect({ onLost, closed: () => closed }).then(
+      (route) => {
+        electing = undefined;
+        current = route;
+        return route;
+      },
+      (error: unknown) => {
+        electing = undefined;
+        throw error;
+      },
+    );
+    return electing;
+  };
+
+  /** Runs `op` on the writer; `args` may depend on whether that is this process. */
+  const invoke = async (op: string, args: (role: Role) => unknown): Promise<unknown> => {
+    for (;;) {
+      const route = await ready();
+      try {
+        return await route.request(op, args(route.role));
+      } catch (error) {
+        if (!(error instanceof WriterLostError)) throw error;
+      }
+    }
+  };
+
+  const live = (): Observable<LogEvent> =>
+    new Observable<LogEvent>((subscriber) => {
+      let last: number | undefined;
+      let stop: (() => void) | undefined;
+      const attach = (): void => {
+        ready().then(
+          (route) => {
+            if (subscriber.closed) return;
+            stop = route.subscribe(last, {
+              started: (after) => (last ??= after),
+              next: (event) => {
+                last = event.global_position;
+                subscriber.next(event);
+              },
+              error: (error) =>
+                error instanceof WriterLostError ? attach() : subscriber.error(error),
+              complete: () => subscriber.complete(),
+            });
+          },
+          (error: unknown) =>
+            error instanceof LogClosedError ? subscriber.complete() : subscriber.error(error),
+        );
+      };
+      attach();
+      return () => stop?.();
+    });
+
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    const route = current ?? (await electing?.catch(() => undefined));
+    current = undefined;
+    await route?.close();
+  };
+
+  return { ready, invoke, live, close, role: (): Role => current?.role ?? 'follower' };
+};

@@ -1,0 +1,89 @@
+import type { AggregateStreamOptions, Event, ReadStreamOptions } from '@event-driven-io/emmett';
+import type { LogReadEventMetadata } from '../event-log.js';
+import { newId } from '../ids.js';
+import type { ModelStore } from '../model-store.js';
+import type { LogOpArgs, LogOpName, LogOpResult } from './log-ops.js';
+import { routeKeeper, type Elect } from './route-keeper.js';
+import type { OpResult, Role, SharedEventLog, WriterOps } from './types.js';
+
+type AnyEvent = { type: string; data: Record<string, unknown> };
+
+/**
+ * The EventLog a process holds, whatever its role: every call goes to the writer through the
+ * current route, the same way in the writer's own process as in a follower, and survives a
+ * takeover. Schema functions (Emmett upcast/downcast) run here, as they cannot cross a socket.
+ */
+export const sharedEventLog = async <Ops extends WriterOps>(
+  elect: Elect,
+): Promise<SharedEventLog<Ops>> => {
+  const keeper = routeKeeper(elect);
+  await keeper.ready();
+
+  const run = async <K extends LogOpName>(
+    op: K,
+    args: LogOpArgs<K> | ((role: Role) => LogOpArgs<K>),
+  ): Promise<LogOpResult<K>> =>
+    (await keeper.invoke(op, typeof args === 'function' ? args : () => args)) as LogOpResult<K>;
+
+  const readStream = async <E extends Event, P extends Event = E>(
+    streamName: string,
+    options?: ReadStreamOptions<bigint, E, P>,
+  ) => {
+    const { schema, ...wire } = options ?? {};
+    const read = await run('log.readStream', { streamName, options: wire });
+    const upcast = schema?.versioning?.upcast as ((e: AnyEvent) => AnyEvent) | undefined;
+    const events = upcast ? read.events.map((e) => ({ ...e, ...upcast(e) })) : read.events;
+    return { ...read, events: events as never };
+  };
+
+  const models: ModelStore = {
+    get: async <T>(key: string) => (await run('models.get', { key })) as T | undefined,
+    getMany: async <T>(keys: string[]) =>
+      (await run('models.getMany', { keys })) as (T | undefined)[],
+    range: async <T>(range: Parameters<ModelStore['range']>[0]) =>
+      (await run('models.range', range)) as [string, T][],
+    write: (ops) => run('models.write', { ops }),
+    clear: (prefix) => run('models.clear', { prefix }),
+  };
+
+  return {
+    readStream,
+    async aggregateStream<State, E extends Event, P extends Event = E>(
+      name: string,
+      options: AggregateStreamOptions<State, E, LogReadEventMetadata, P>,
+    ) {
+      const { currentStreamVersion, events, streamExists } = await readStream<E, P>(
+        name,
+        options.read,
+      );
+      const evolve = options.evolve as (state: State, event: unknown) => State;
+      const state = (events as unknown[]).reduce<State>(evolve, options.initialState());
+      return { currentStreamVersion, state, streamExists };
+    },
+    appendToStream: (streamName, events, options) => {
+      const { schema, expectedStreamVersion, meta, idempotency } = options ?? {};
+      const downcast = schema?.versioning?.downcast as ((e: Event) => Event) | undefined;
+      const sent: Event[] = downcast ? events.map(downcast) : events;
+      // A follower's append carries an id it chose, so a retry after a takeover is recognised
+      // by the store if the first attempt had committed; the writer's own appends need none.
+      let appendId = options?.appendId;
+      return run('log.append', (role) => {
+        if (role === 'follower') appendId ??= newId('append');
+        const wire = { expectedStreamVersion, meta, idempotency, appendId };
+        return { streamName, events: sent, options: wire };
+      });
+    },
+    streamExists: (streamName) => run('log.streamExists', { streamName }),
+    readAll: (page) => run('log.readAll', page),
+    readProject: (projectId, page) => run('log.readProject', { projectId, page }),
+    readRaw: (page) => run('log.readRaw', page),
+    head: () => run('log.head', undefined),
+    live: keeper.live,
+    getIdempotency: (scope) => run('log.getIdempotency', { scope }),
+    shred: (subject) => run('log.shred', { subject }),
+    models,
+    close: keeper.close,
+    call: async (op, args) => (await keeper.invoke(op, () => args)) as OpResult<Ops[typeof op]>,
+    role: keeper.role,
+  };
+};

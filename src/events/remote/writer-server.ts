@@ -1,0 +1,88 @@
+import { chmod, rm } from 'node:fs/promises';
+import { createServer, type Socket } from 'node:net';
+import { toWireError } from './errors.js';
+import { encodeFrame, frameReader } from './frames.js';
+import { ClientFrame, LIVE_OP, LiveArgs, type ServerFrame } from './protocol.js';
+import type { Endpoint, WriterServer } from './route.js';
+
+const isPipe = process.platform === 'win32';
+
+/**
+ * Serves the writer endpoint on the socket. Only the holder of the LevelDB lock calls this, so a
+ * socket file already there was left by a writer that died (kill -9): it is removed. The socket
+ * is made 0600 (the data dir is 0700 too): only its owner may talk to the writer.
+ */
+export const serveWriter = async (path: string, endpoint: Endpoint): Promise<WriterServer> => {
+  const connections = new Set<Socket>();
+  // Serving others never keeps this process alive by itself: it lives for its own work.
+  const server = createServer((socket) => {
+    socket.unref();
+    connections.add(socket);
+    socket.on('close', () => connections.delete(socket));
+    serveConnection(socket, endpoint);
+  });
+  if (!isPipe) await rm(path, { force: true });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(path, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  server.unref();
+  if (!isPipe) await chmod(path, 0o600);
+  // Answers in flight are dropped with their connections: the follower retries them on the
+  // next writer, which cannot open the log before this one has finished with it.
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      for (const socket of connections) socket.destroy();
+    });
+  return { close };
+};
+
+const serveConnection = (socket: Socket, endpoint: Endpoint): void => {
+  const subscriptions = new Map<number, () => void>();
+  const send = (frame: ServerFrame): void => {
+    if (!socket.destroyed) socket.write(encodeFrame(frame));
+  };
+  const startLive = (id: number, args: unknown): void => {
+    const { after } = LiveArgs.parse(args ?? {});
+    const ended = (frame: ServerFrame): void => {
+      subscriptions.delete(id);
+      send(frame);
+    };
+    const stop = endpoint.subscribe(after, {
+      started: (from) => send({ id, ok: true, result: { after: from } }),
+      next: (event) => send({ id, event }),
+      error: (error) => ended({ id, end: true, error: toWireError(error) }),
+      complete: () => ended({ id, end: true }),
+    });
+    subscriptions.set(id, stop);
+  };
+  const onFrame = (value: unknown): void => {
+    const frame = ClientFrame.parse(value);
+    if ('cancel' in frame) {
+      subscriptions.get(frame.id)?.();
+      subscriptions.delete(frame.id);
+    } else if (frame.op === LIVE_OP) startLive(frame.id, frame.args);
+    else
+      endpoint.request(frame.op, frame.args).then(
+        (result) => send({ id: frame.id, ok: true, result }),
+        (error: unknown) => send({ id: frame.id, ok: false, error: toWireError(error) }),
+      );
+  };
+  const read = frameReader(onFrame);
+  socket.on('data', (chunk: Buffer) => {
+    try {
+      read(chunk);
+    } catch {
+      socket.destroy(); // not our protocol: drop the connection
+    }
+  });
+  socket.on('error', () => {}); // 'close' follows and cleans up
+  socket.on('close', () => {
+    for (const stop of subscriptions.values()) stop();
+    subscriptions.clear();
+  });
+};
