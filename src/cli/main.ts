@@ -4,7 +4,9 @@ import { Command } from 'commander';
 import { auditCommand } from './commands/audit.js';
 import { exportCommand } from './commands/export.js';
 import { logCommand } from './commands/log.js';
+import { mcpCommand } from './commands/mcp.js';
 import { projectionsCommand } from './commands/projections.js';
+import { serveCommand } from './commands/serve.js';
 import { tokenCommand } from './commands/token.js';
 
 const { version } = JSON.parse(
@@ -28,6 +30,8 @@ const program = new Command('intentlog')
   .addCommand(exportCommand())
   .addCommand(projectionsCommand())
   .addCommand(auditCommand())
-  .addCommand(tokenCommand());
+  .addCommand(tokenCommand())
+  .addCommand(mcpCommand())
+  .addCommand(serveCommand());
 
 await program.parseAsync(process.argv);

@@ -1,0 +1,23 @@
+import { Option } from 'commander';
+import { DEFAULT_SURFACES } from '../../mcp/surfaces/index.js';
+
+/** `--surface`, shared by `mcp` and `serve`. */
+export const surfaceOption = (): Option =>
+  new Option(
+    '--surface <surfaces>',
+    'surfaces to serve, comma-separated, each as name or name:tier',
+  )
+    .env('INTENTLOG_SURFACE')
+    .default(DEFAULT_SURFACES);
+
+/** Resolves on the first SIGTERM or SIGINT: the signal to stop serving. */
+export const stopSignal = (): Promise<NodeJS.Signals> =>
+  new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      resolve(signal);
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });

@@ -1,0 +1,43 @@
+import { Option, type Command } from 'commander';
+import { invalidArgument } from '../../commands/errors.js';
+import { Id } from '../../commands/ids.js';
+import { SYSTEM, type Principal } from '../../commands/principal.js';
+import { stderrLogger } from '../../mcp/logger.js';
+import { serveOverStdio } from '../../mcp/serve.js';
+import { resolveSurfaces } from '../../mcp/surfaces/index.js';
+import { action, appCommand, withApp, type AppFlags } from '../options.js';
+import { stopSignal, surfaceOption } from './mcp-shared.js';
+
+type McpFlags = AppFlags & { surface: string; actor?: string };
+
+const principalOf = (actor: string | undefined): Principal => {
+  if (actor === undefined || actor === '') return SYSTEM;
+  if (!Id.safeParse(actor).success) throw invalidArgument(`not an actor id: ${actor}`);
+  return { kind: 'actor', actor_id: actor };
+};
+
+/**
+ * `intentlog mcp`: one MCP connection on stdin/stdout, for a client that starts the server
+ * itself (Claude Code, Codex, Cursor). stdout carries only the protocol; logs go to stderr.
+ */
+export const mcpCommand = (): Command =>
+  appCommand('mcp', 'serve MCP over stdio (the client starts this process)')
+    .addOption(surfaceOption())
+    .addOption(
+      new Option('--actor <id>', 'act as this actor (default: the local SYSTEM principal)').env(
+        'INTENTLOG_ACTOR',
+      ),
+    )
+    .action(
+      action(async (flags: McpFlags) => {
+        const selection = resolveSurfaces(flags.surface);
+        const principal = principalOf(flags.actor);
+        const log = stderrLogger('intentlog-mcp');
+        await withApp(flags, async (app) => {
+          const connection = serveOverStdio({ app, selection, principal, log });
+          log.info({ surfaces: flags.surface, data: app.dataDir }, 'serving MCP on stdio');
+          await Promise.race([connection.closed, stopSignal()]);
+          await connection.close();
+        });
+      }),
+    );

@@ -1,0 +1,104 @@
+import { realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { Option, type Command } from 'commander';
+import type { App } from '../../app/app.js';
+import { connectInfo } from '../../mcp/connect-info.js';
+import { stderrLogger } from '../../mcp/logger.js';
+import { packageVersion } from '../../mcp/server.js';
+import {
+  DEFAULT_HOST,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_PORT,
+  serveOverHttp,
+} from '../../mcp/serve.js';
+import { resolveSurfaces } from '../../mcp/surfaces/index.js';
+import { action, appCommand, out, withApp, type AppFlags } from '../options.js';
+import { stopSignal, surfaceOption } from './mcp-shared.js';
+
+type ServeFlags = AppFlags & {
+  host: string;
+  port: number;
+  surface: string;
+  stateful?: boolean;
+  allowedHost?: string[];
+  maxBody: number;
+};
+
+const integer = (min: number, max: number) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw new TypeError(`not in ${min}..${max}`);
+  return n;
+};
+
+const list = (value: string, previous: string[] = []): string[] => [
+  ...previous,
+  ...value.split(',').map((s) => s.trim()),
+];
+
+/** How a person runs this same intentlog, for the printed snippets. */
+const thisCli = (): string[] => {
+  const script = realpathSync(process.argv[1] ?? 'dist/cli/main.js');
+  return script.endsWith('.js')
+    ? ['node', script]
+    : [process.execPath, ...process.execArgv, script];
+};
+
+const dataArgs = (app: App): string[] =>
+  app.dataDir === join(homedir(), '.intentlog') ? [] : ['--data-dir', app.dataDir];
+
+/**
+ * `intentlog serve`: MCP over Streamable HTTP at POST /mcp, for any number of clients, until
+ * SIGTERM or SIGINT; then in-flight calls finish and the data closes cleanly.
+ */
+export const serveCommand = (): Command =>
+  appCommand('serve', 'serve MCP over Streamable HTTP at POST /mcp (bearer tokens)')
+    .addOption(new Option('--host <host>', 'address to listen on').default(DEFAULT_HOST))
+    .addOption(
+      new Option('--port <port>', 'port (0: any free one)')
+        .argParser(integer(0, 65535))
+        .default(DEFAULT_PORT),
+    )
+    .addOption(surfaceOption())
+    .option('--stateful', 'sessions (Mcp-Session-Id) instead of stateless JSON responses')
+    .addOption(
+      new Option('--allowed-host <names>', 'also accept these Host/Origin names').argParser(list),
+    )
+    .addOption(
+      new Option('--max-body <bytes>', 'largest request body (larger: 413)')
+        .argParser(integer(1024, 64 * 1024 * 1024))
+        .default(DEFAULT_MAX_BODY_BYTES),
+    )
+    .action(
+      action(async (flags: ServeFlags) => {
+        const selection = resolveSurfaces(flags.surface);
+        const log = stderrLogger('intentlog-serve');
+        await withApp(flags, async (app) => {
+          const listening = await serveOverHttp({
+            app,
+            selection,
+            log,
+            host: flags.host,
+            port: flags.port,
+            stateful: flags.stateful ?? false,
+            maxBodyBytes: flags.maxBody,
+            ...(flags.allowedHost ? { allowedHosts: flags.allowedHost } : {}),
+          });
+          await out(
+            connectInfo({
+              url: listening.url,
+              version: packageVersion(),
+              surfaces: flags.surface,
+              dataDir: app.dataDir,
+              cli: thisCli(),
+              dataArgs: dataArgs(app),
+              stateful: flags.stateful ?? false,
+            }),
+          );
+          const signal = await stopSignal();
+          log.info({ signal }, 'stopping: finishing calls in flight');
+          await listening.close();
+        });
+        log.info('stopped');
+      }),
+    );

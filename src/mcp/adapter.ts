@@ -1,0 +1,183 @@
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceTemplate,
+  type CallToolResult,
+  type McpServer,
+  type ReadResourceResult,
+  type ServerContext,
+  type StandardSchemaWithJSON,
+} from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { isDomainError } from '../commands/errors.js';
+import {
+  asDomainError,
+  envelopeSchema,
+  errorResult,
+  invalidArguments,
+  successResult,
+} from './result.js';
+import type { AnyPrompt, AnyTool, ResourceDefinition, Surface, ToolContext } from './tool.js';
+
+/**
+ * Builds the context a call runs in from the SDK's request context; throws a DomainError
+ * (`forbidden`) when the call has no principal.
+ */
+export type ContextOf = (request: ServerContext) => ToolContext;
+
+/**
+ * The schema as the SDK sees it: its JSON Schema is advertised in `tools/list`, and its
+ * validation accepts anything. The adapter validates with zod itself, so that bad arguments come
+ * back as the `invalid_argument` envelope (hosts show the model only `structuredContent`)
+ * rather than as the SDK's text-only error.
+ */
+const advertised = (schema: z.ZodType): StandardSchemaWithJSON => ({
+  '~standard': {
+    version: 1,
+    vendor: 'intentlog',
+    validate: (value: unknown) => ({ value }),
+    jsonSchema: schema['~standard'].jsonSchema,
+  },
+});
+
+const projectIdOf = (args: unknown): string | null => {
+  const value = (args as { project_id?: unknown } | undefined)?.project_id;
+  return typeof value === 'string' ? value : null;
+};
+
+/** Runs one tool call: validate, run, validate the answer, wrap it in the envelope. */
+export const callTool = async (
+  tool: AnyTool,
+  args: unknown,
+  contextOf: ContextOf,
+  request: ServerContext,
+): Promise<CallToolResult> => {
+  const parsed = tool.input.safeParse(args ?? {});
+  if (!parsed.success)
+    return errorResult(tool, projectIdOf(args), invalidArguments(parsed.error.issues));
+  let ctx: ToolContext | undefined;
+  try {
+    ctx = contextOf(request);
+    const outcome = await tool.run(parsed.data, ctx);
+    const result = tool.output.safeParse(outcome.result);
+    if (!result.success) {
+      ctx.log.error({ tool: tool.name, issues: result.error.issues }, 'tool result off its schema');
+      return errorResult(tool, projectIdOf(args), asDomainError(result.error));
+    }
+    return successResult(tool, { ...outcome, result: result.data });
+  } catch (error) {
+    if (!isDomainError(error)) ctx?.log.error({ tool: tool.name, err: error }, 'tool failed');
+    return errorResult(tool, projectIdOf(args), asDomainError(error));
+  }
+};
+
+const registerTool = (server: McpServer, tool: AnyTool, contextOf: ContextOf): void => {
+  server.registerTool(
+    tool.name,
+    {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: advertised(tool.input),
+      outputSchema: advertised(envelopeSchema(tool.name, tool.output)),
+      annotations: tool.annotations,
+    },
+    (args: unknown, request: ServerContext) => callTool(tool, args, contextOf, request),
+  );
+};
+
+/** Resources and prompts answer failures as JSON-RPC errors (MCP has no isError for them). */
+const protocolError = (error: unknown): ProtocolError => {
+  const domain = asDomainError(error);
+  const code =
+    domain.code === 'invalid_argument' || domain.code === 'not_found'
+      ? ProtocolErrorCode.InvalidParams
+      : ProtocolErrorCode.InternalError;
+  return new ProtocolError(code, `${domain.code}: ${domain.message}`, { code: domain.code });
+};
+
+const readResource = async (
+  resource: ResourceDefinition,
+  uri: URL,
+  variables: Record<string, string>,
+  context: () => ToolContext,
+): Promise<ReadResourceResult> => {
+  let ctx: ToolContext | undefined;
+  try {
+    ctx = context();
+    const text = await resource.read(ctx, variables);
+    return { contents: [{ uri: uri.href, mimeType: resource.mimeType, text }] };
+  } catch (error) {
+    if (!isDomainError(error))
+      ctx?.log.error({ resource: resource.uri, err: error }, 'read failed');
+    throw protocolError(error);
+  }
+};
+
+const flatVariables = (variables: Record<string, string | string[]>): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(variables).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]),
+  );
+
+const registerResource = (
+  server: McpServer,
+  resource: ResourceDefinition,
+  contextOf: ContextOf,
+): void => {
+  const metadata = {
+    title: resource.title,
+    description: resource.description,
+    mimeType: resource.mimeType,
+  };
+  if (!resource.uri.includes('{')) {
+    server.registerResource(resource.name, resource.uri, metadata, (uri, request) =>
+      readResource(resource, uri, {}, () => contextOf(request)),
+    );
+    return;
+  }
+  const template = new ResourceTemplate(resource.uri, { list: undefined });
+  server.registerResource(resource.name, template, metadata, (uri, variables, request) =>
+    readResource(resource, uri, flatVariables(variables), () => contextOf(request)),
+  );
+};
+
+const registerPrompt = (server: McpServer, prompt: AnyPrompt, contextOf: ContextOf): void => {
+  server.registerPrompt(
+    prompt.name,
+    {
+      title: prompt.title,
+      description: prompt.description,
+      argsSchema: prompt.args ?? z.strictObject({}),
+    },
+    async (args: Record<string, unknown>, request: ServerContext) => {
+      try {
+        const messages = await prompt.run(args, contextOf(request));
+        return {
+          description: prompt.description,
+          messages: messages.map((m) => ({
+            role: m.role,
+            content: { type: 'text' as const, text: m.text },
+          })),
+        };
+      } catch (error) {
+        throw protocolError(error);
+      }
+    },
+  );
+};
+
+/**
+ * The one adapter: registers a surface's tools of the given tier (and every resource and
+ * prompt) on an McpServer.
+ */
+export const registerSurface = (
+  server: McpServer,
+  surface: Surface,
+  tier: string,
+  contextOf: ContextOf,
+): void => {
+  const rank = surface.tiers.indexOf(tier);
+  for (const tool of surface.tools)
+    if (surface.tiers.indexOf(tool.tier) <= rank) registerTool(server, tool, contextOf);
+  for (const resource of surface.resources ?? []) registerResource(server, resource, contextOf);
+  for (const prompt of surface.prompts ?? []) registerPrompt(server, prompt, contextOf);
+};

@@ -1,0 +1,95 @@
+/**
+ * What `intentlog serve` prints once it listens: the URL, how to get a token, and snippets to
+ * paste into Claude Code and Codex, for HTTP and for stdio. Pure, so a test can read it.
+ */
+export type ConnectInfo = {
+  url: string;
+  version: string;
+  surfaces: string;
+  dataDir: string;
+  /** how to run this intentlog: e.g. ['node', '/abs/dist/cli/main.js'] */
+  cli: readonly string[];
+  /** extra arguments every command needs to reach the same data (e.g. --data-dir) */
+  dataArgs: readonly string[];
+  stateful: boolean;
+};
+
+const NAME = 'intentlog';
+const TOKEN_VAR = 'INTENTLOG_TOKEN';
+
+/** POSIX shell quoting, only where needed. */
+const sh = (arg: string): string =>
+  /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
+const line = (args: readonly string[]): string => args.map(sh).join(' ');
+const indent = (text: string, by: string): string =>
+  text
+    .split('\n')
+    .map((l) => by + l)
+    .join('\n');
+const toml = (value: string | readonly string[]): string => JSON.stringify(value);
+
+const snippets = (info: ConnectInfo) => {
+  const [command = 'node', ...cliArgs] = info.cli;
+  const stdioArgs = [...cliArgs, 'mcp', ...info.dataArgs];
+  const mcpJsonHttp = {
+    mcpServers: {
+      [NAME]: {
+        type: 'http',
+        url: info.url,
+        headers: { Authorization: `Bearer \${${TOKEN_VAR}}` },
+      },
+    },
+  };
+  const mcpJsonStdio = { mcpServers: { [NAME]: { type: 'stdio', command, args: stdioArgs } } };
+  return {
+    token: line([...info.cli, 'token', 'create', '--system', ...info.dataArgs]),
+    tokenActor: line([...info.cli, 'token', 'create', '--actor', 'ID', ...info.dataArgs]),
+    stdio: line([command, ...stdioArgs]),
+    mcpJsonHttp: JSON.stringify(mcpJsonHttp, null, 2),
+    mcpJsonStdio: JSON.stringify(mcpJsonStdio, null, 2),
+    tomlHttp: [
+      `[mcp_servers.${NAME}]`,
+      `url = ${toml(info.url)}`,
+      `bearer_token_env_var = ${toml(TOKEN_VAR)}`,
+    ].join('\n'),
+    tomlStdio: [
+      `[mcp_servers.${NAME}]`,
+      `command = ${toml(command)}`,
+      `args = [${stdioArgs.map((a) => toml(a)).join(', ')}]`,
+    ].join('\n'),
+  };
+};
+
+export const connectInfo = (info: ConnectInfo): string => {
+  const s = snippets(info);
+  const mode = info.stateful ? 'stateful sessions' : 'stateless JSON';
+  return [
+    `intentlog ${info.version}: MCP (Streamable HTTP, ${mode}) at ${info.url}`,
+    `  surfaces: ${info.surfaces}   data: ${info.dataDir}   stop: Ctrl-C`,
+    '',
+    '1. Get a token (tools/call needs one; initialize and tools/list do not):',
+    `     export ${TOKEN_VAR}=$(${s.token})`,
+    `   for one actor instead of SYSTEM: ${s.tokenActor}`,
+    '   (where intentlog is installed: npx intentlog token create --system)',
+    '',
+    '2. Claude Code',
+    `   HTTP:  claude mcp add --transport http ${NAME} ${info.url} --header "Authorization: Bearer $${TOKEN_VAR}"`,
+    `   stdio: claude mcp add ${NAME} -- ${s.stdio}`,
+    '   or in .mcp.json (HTTP):',
+    indent(s.mcpJsonHttp, '     '),
+    '   or in .mcp.json (stdio):',
+    indent(s.mcpJsonStdio, '     '),
+    '',
+    '3. Codex',
+    `   HTTP:  codex mcp add ${NAME} --url ${info.url} --bearer-token-env-var ${TOKEN_VAR}`,
+    `   stdio: codex mcp add ${NAME} -- ${s.stdio}`,
+    '   or in ~/.codex/config.toml (HTTP):',
+    indent(s.tomlHttp, '     '),
+    '   or in ~/.codex/config.toml (stdio):',
+    indent(s.tomlStdio, '     '),
+    '',
+    'stdio servers may run next to this one on the same data; add --actor ID to act as an actor.',
+    'Cursor and the MCP Inspector: docs/clients.md',
+    '',
+  ].join('\n');
+};

@@ -1,0 +1,165 @@
+import {
+  WebStandardStreamableHTTPServerTransport,
+  createMcpHandler,
+  hostHeaderValidationResponse,
+  isLegacyRequest,
+  originValidationResponse,
+  readRequestBody,
+  type AuthInfo,
+  type McpServer,
+} from '@modelcontextprotocol/server';
+import type { Logger } from 'pino';
+import {
+  authInfoFor,
+  bearerToken,
+  jsonRpcId,
+  needsCredentials,
+  unauthorized,
+  type Authenticate,
+} from './auth.js';
+import { jsonRpcError } from './responses.js';
+import { sessionStore } from './sessions.js';
+
+export type McpHttpOptions = {
+  factory: () => McpServer;
+  authenticate: Authenticate;
+  /** the 2025 sessionful binding instead of stateless JSON (`--stateful`) */
+  stateful: boolean;
+  /** hostnames accepted in Host and Origin (DNS rebinding); undefined: no check */
+  allowedHosts: string[] | undefined;
+  maxBodyBytes: number;
+  log: Logger;
+};
+
+/** The endpoint, as a web-standard handler (`listen.ts` mounts it on node:http). */
+export type McpHttpHandler = {
+  fetch(request: Request): Promise<Response>;
+  /** resolves when no request is in flight */
+  idle(): Promise<void>;
+  /** refuses new requests (503) from now on and closes sessions; in-flight ones finish */
+  close(): Promise<void>;
+};
+
+export const MCP_PATH = '/mcp';
+
+type Call = { request: Request; body: unknown; auth: AuthInfo | undefined };
+
+const parseBody = async (request: Request, maxBytes: number): Promise<unknown | Response> => {
+  const body = await readRequestBody(request, maxBytes);
+  if (body.tooLarge)
+    return jsonRpcError(413, -32000, `request body over ${maxBytes} bytes`, {
+      connection: 'close',
+    });
+  try {
+    const parsed: unknown = JSON.parse(body.text);
+    if (Array.isArray(parsed))
+      return jsonRpcError(400, -32600, 'JSON-RPC batches are not supported');
+    return parsed;
+  } catch {
+    return jsonRpcError(400, -32700, 'Parse error: the body is not JSON');
+  }
+};
+
+/**
+ * Credentials: a token that is sent must be valid (whatever the method); a method that reads or
+ * changes the ledger needs one. Returns the AuthInfo to pass on, or the 401 to answer.
+ */
+const authorize = async (
+  request: Request,
+  body: unknown,
+  authenticate: Authenticate,
+): Promise<AuthInfo | undefined | Response> => {
+  const id = (body as { id?: unknown } | null)?.id;
+  const token = bearerToken(request);
+  if (token === undefined)
+    return needsCredentials(body) ? unauthorized('missing', jsonRpcId(id)) : undefined;
+  const principal = await authenticate(token);
+  return principal ? authInfoFor(token, principal) : unauthorized('invalid', jsonRpcId(id));
+};
+
+const methodNotAllowed = (): Response =>
+  jsonRpcError(405, -32000, 'Method not allowed: POST JSON-RPC to /mcp', { Allow: 'POST' });
+
+/**
+ * POST /mcp: stateless JSON by default (governance.md's transport profile). 2025-era requests
+ * (everything a client sends after `initialize`) go to a fresh server per request, or to the
+ * session's server with `stateful`; 2026-era requests (per-request `_meta` envelope) go to the
+ * SDK's modern handler, which is stateless by design.
+ */
+export const mcpHttpHandler = (options: McpHttpOptions): McpHttpHandler => {
+  const { factory, log } = options;
+  const sessions = options.stateful ? sessionStore(factory) : undefined;
+  const modern = createMcpHandler(factory, {
+    legacy: 'reject',
+    responseMode: 'auto',
+    maxRequestBodySize: options.maxBodyBytes,
+    onerror: (error) => log.debug({ err: error }, 'mcp request refused'),
+  });
+
+  const stateless = async ({ request, body, auth }: Call): Promise<Response> => {
+    const server = factory();
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request, { parsedBody: body, authInfo: auth });
+    } finally {
+      await server.close();
+    }
+  };
+
+  const post = async (request: Request): Promise<Response> => {
+    const body = await parseBody(request, options.maxBodyBytes);
+    if (body instanceof Response) return body;
+    const auth = await authorize(request, body, options.authenticate);
+    if (auth instanceof Response) return auth;
+    const call = { request, body, auth };
+    if (!(await isLegacyRequest(request, body)))
+      return modern.fetch(request, { parsedBody: body, ...(auth ? { authInfo: auth } : {}) });
+    return sessions ? sessions.handle(request, body, auth) : stateless(call);
+  };
+
+  const route = async (request: Request): Promise<Response> => {
+    if (new URL(request.url).pathname !== MCP_PATH)
+      return jsonRpcError(404, -32000, `not found: the MCP endpoint is ${MCP_PATH}`);
+    const allowed = options.allowedHosts;
+    const refused =
+      allowed &&
+      (hostHeaderValidationResponse(request, allowed) ??
+        originValidationResponse(request, allowed));
+    if (refused) return refused;
+    if (request.method === 'POST') return post(request);
+    if (sessions && (request.method === 'GET' || request.method === 'DELETE'))
+      return sessions.handle(request);
+    return methodNotAllowed();
+  };
+
+  let inFlight = 0;
+  let closing = false;
+  let settle: (() => void) | undefined;
+  let drained: Promise<void> = Promise.resolve();
+
+  return {
+    async fetch(request) {
+      if (closing) return jsonRpcError(503, -32000, 'the server is shutting down');
+      if (inFlight++ === 0) drained = new Promise((resolve) => (settle = resolve));
+      try {
+        return await route(request);
+      } catch (error) {
+        log.error({ err: error }, 'mcp request failed');
+        return jsonRpcError(500, -32603, 'internal server error');
+      } finally {
+        if (--inFlight === 0) settle?.();
+      }
+    },
+    idle: () => drained,
+    async close() {
+      closing = true;
+      await drained;
+      await sessions?.close();
+      await modern.close();
+    },
+  };
+};

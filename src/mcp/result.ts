@@ -1,0 +1,108 @@
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { DomainError, ErrorCode, isDomainError } from '../commands/errors.js';
+import type { ToolSuccess } from './tool.js';
+
+/**
+ * The one result envelope every tool answers with. Claude Code and Codex show the model only
+ * `structuredContent` when it is present, so the envelope carries everything: which operation,
+ * which project, and the result or the error.
+ */
+export const ErrorBody = z.object({
+  code: z.enum(ErrorCode).describe('stable error code; branch on this, not on the message'),
+  message: z.string(),
+  details: z.record(z.string(), z.unknown()),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+type Common = {
+  schema_version: number;
+  operation: string;
+  project_id: string | null;
+};
+export type SuccessEnvelope<Result = unknown> = Common & {
+  ok: true;
+  replayed?: boolean;
+  position?: number;
+  result: Result;
+};
+export type ErrorEnvelope = Common & { ok: false; error: ErrorBody };
+export type Envelope<Result = unknown> = SuccessEnvelope<Result> | ErrorEnvelope;
+
+/**
+ * The declared output schema of a tool: one object (hosts require an object root), with `result`
+ * present when `ok` is true and `error` when it is false. Error results validate against it too.
+ */
+export const envelopeSchema = (operation: string, result: z.ZodType) =>
+  z.object({
+    ok: z.boolean().describe('true: `result` holds the answer; false: `error` says what failed'),
+    schema_version: z.number().int().describe('version of this operation’s result shape'),
+    operation: z.literal(operation),
+    project_id: z.string().nullable().describe('the project the call acted on, if any'),
+    replayed: z.boolean().optional().describe('an idempotency key replayed the stored answer'),
+    position: z.number().int().optional().describe('global log position the call reached'),
+    result: result.optional(),
+    error: ErrorBody.optional(),
+  });
+
+type Operation = { name: string; schemaVersion?: number };
+
+const text = (summary: string, envelope: Envelope): CallToolResult['content'] => [
+  // A summary line, then the envelope as JSON: hosts that render only text (and clients older
+  // than structured content, protocol 2025-03-26) still see everything.
+  { type: 'text', text: `${summary}\n${JSON.stringify(envelope)}` },
+];
+
+export const successResult = <Result>(
+  tool: Operation,
+  outcome: ToolSuccess<Result>,
+): CallToolResult => {
+  const envelope: SuccessEnvelope<Result> = {
+    ok: true,
+    schema_version: tool.schemaVersion ?? 1,
+    operation: tool.name,
+    project_id: outcome.project_id ?? null,
+    ...(outcome.replayed === undefined ? {} : { replayed: outcome.replayed }),
+    ...(outcome.position === undefined ? {} : { position: outcome.position }),
+    result: outcome.result,
+  };
+  return {
+    content: text(outcome.summary ?? `${tool.name}: ok`, envelope),
+    structuredContent: envelope,
+  };
+};
+
+export const errorResult = (
+  tool: Operation,
+  projectId: string | null,
+  error: DomainError,
+): CallToolResult => {
+  const envelope: ErrorEnvelope = {
+    ok: false,
+    schema_version: tool.schemaVersion ?? 1,
+    operation: tool.name,
+    project_id: projectId,
+    error: { code: error.code, message: error.message, details: error.details },
+  };
+  return {
+    content: text(`${tool.name} failed: ${error.code}: ${error.message}`, envelope),
+    structuredContent: envelope,
+    isError: true,
+  };
+};
+
+/** Anything thrown that is not a DomainError is a bug or an outage: say `internal`, no stack. */
+export const asDomainError = (error: unknown): DomainError =>
+  isDomainError(error)
+    ? error
+    : new DomainError('internal', 'the server failed to complete the call; see its log', {});
+
+/** zod issues as error details a model can act on: where, and what was wrong. */
+export const invalidArguments = (issues: readonly z.core.$ZodIssue[]): DomainError =>
+  new DomainError(
+    'invalid_argument',
+    issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; '),
+    {
+      issues: issues.map((i) => ({ path: i.path.map(String), code: i.code, message: i.message })),
+    },
+  );

@@ -1,0 +1,96 @@
+import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
+import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { Logger } from 'pino';
+import type { App } from '../app/app.js';
+import type { Principal } from '../commands/principal.js';
+import { kernelAuthenticate, principalOfAuth, type Authenticate } from './http/auth.js';
+import { mcpHttpHandler } from './http/handler.js';
+import { listen, type Listening } from './http/listen.js';
+import { serverFactory } from './server.js';
+import type { SelectedSurface } from './surfaces/index.js';
+
+type Common = { app: App; selection: readonly SelectedSurface[]; log: Logger };
+
+export type StdioOptions = Common & { principal: Principal };
+
+export type StdioConnection = {
+  /** resolves when the client closes the connection (stdin ends) */
+  closed: Promise<void>;
+  close(): Promise<void>;
+};
+
+/** Serves one MCP connection on this process's stdin/stdout. */
+export const serveOverStdio = (options: StdioOptions): StdioConnection => {
+  const factory = serverFactory({
+    ...options,
+    transport: 'stdio',
+    principalOf: () => options.principal,
+  });
+  const wire = new StdioServerTransport();
+  const handle = serveStdio(factory, {
+    transport: wire,
+    onerror: (error) => options.log.warn({ err: error }, 'stdio'),
+  });
+  // serveStdio owns the transport's onclose; chain ours after it to learn that stdin ended.
+  const closed = new Promise<void>((resolve) => {
+    const inner = wire.onclose;
+    wire.onclose = () => {
+      inner?.();
+      resolve();
+    };
+  });
+  return { closed, close: () => handle.close() };
+};
+
+export const DEFAULT_PORT = 7411;
+export const DEFAULT_HOST = '127.0.0.1';
+/** Large enough for any tool call a contract defines; a bigger body is refused with 413. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+export type HttpOptions = Common & {
+  host: string;
+  port: number;
+  stateful: boolean;
+  /** extra hostnames to accept in Host/Origin, e.g. a name this machine is reached by */
+  allowedHosts?: string[];
+  maxBodyBytes?: number;
+  /** default: the kernel's tokens */
+  authenticate?: Authenticate;
+};
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+
+/**
+ * DNS rebinding protection: on a loopback address only loopback names are accepted in Host and
+ * Origin (plus any named). Bound elsewhere, the names given are checked; with none, the bearer
+ * token is the only guard, which is what a server reachable by address needs anyway.
+ */
+export const allowedHostsFor = (host: string, extra: string[] = []): string[] | undefined => {
+  if (LOOPBACK.has(host) || host.startsWith('127.'))
+    return [...localhostAllowedHostnames(), ...extra];
+  return extra.length > 0 ? [host, ...extra] : undefined;
+};
+
+/** Serves MCP over Streamable HTTP at POST /mcp until `close()`. */
+export const serveOverHttp = async (options: HttpOptions): Promise<Listening> => {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const factory = serverFactory({
+    ...options,
+    transport: 'http',
+    principalOf: (request) => principalOfAuth(request.http?.authInfo),
+  });
+  const handler = mcpHttpHandler({
+    factory,
+    authenticate: options.authenticate ?? kernelAuthenticate(options.app),
+    stateful: options.stateful,
+    allowedHosts: allowedHostsFor(options.host, options.allowedHosts),
+    maxBodyBytes,
+    log: options.log,
+  });
+  return listen(handler, {
+    host: options.host,
+    port: options.port,
+    maxBodyBytes,
+    log: options.log,
+  });
+};

@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
+import type { Logger } from 'pino';
+import type { App } from '../app/app.js';
+import { forbidden } from '../commands/errors.js';
+import type { Principal } from '../commands/principal.js';
+import { registerSurface, type ContextOf } from './adapter.js';
+import type { SelectedSurface } from './surfaces/index.js';
+import type { ServedInfo, TransportKind } from './tool.js';
+
+export const SERVER_NAME = 'intentlog';
+
+export const packageVersion = (): string =>
+  (
+    JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    }
+  ).version;
+
+export type ServerSetup = {
+  app: App;
+  selection: readonly SelectedSurface[];
+  transport: TransportKind;
+  /** the principal a request acts as, when it has one */
+  principalOf: (request: ServerContext) => Principal | undefined;
+  log: Logger;
+};
+
+export const servedInfo = (
+  selection: readonly SelectedSurface[],
+  transport: TransportKind,
+): ServedInfo => ({
+  name: SERVER_NAME,
+  version: packageVersion(),
+  transport,
+  surfaces: selection.map(({ surface, tier }) => {
+    const rank = surface.tiers.indexOf(tier);
+    const tools = surface.tools.filter((t) => surface.tiers.indexOf(t.tier) <= rank);
+    return { name: surface.name, tier, tools: tools.map((t) => t.name) };
+  }),
+});
+
+const contextFor = (setup: ServerSetup, served: ServedInfo): ContextOf => {
+  return (request) => {
+    const principal = setup.principalOf(request);
+    if (!principal)
+      throw forbidden('this call needs credentials: send Authorization: Bearer <token>');
+    return {
+      app: setup.app,
+      principal,
+      served,
+      signal: request.mcpReq.signal,
+      log: setup.log,
+    };
+  };
+};
+
+/**
+ * A factory of McpServer instances serving the selected surfaces: one per stdio connection, one
+ * per HTTP request in stateless mode, one per session in stateful mode. Registering is cheap;
+ * the surfaces are plain tables.
+ */
+export const serverFactory = (setup: ServerSetup): (() => McpServer) => {
+  const served = servedInfo(setup.selection, setup.transport);
+  const contextOf = contextFor(setup, served);
+  const instructions = setup.selection.map((s) => s.surface.instructions).join('\n\n');
+  return () => {
+    const server = new McpServer(
+      { name: SERVER_NAME, title: 'intentlog', version: served.version },
+      {
+        capabilities: { tools: {}, resources: {}, prompts: {}, logging: {} },
+        instructions,
+      },
+    );
+    for (const { surface, tier } of setup.selection)
+      registerSurface(server, surface, tier, contextOf);
+    return server;
+  };
+};

@@ -1,0 +1,152 @@
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { App } from '../app/app.js';
+import type { Principal } from '../commands/principal.js';
+
+/**
+ * What a tool tells the host about itself. All four hints are required so that every tool
+ * states them on purpose: `readOnlyHint` for queries, `destructiveHint` for overwrites and
+ * deletes, `idempotentHint` only where repeating the call with the same arguments changes
+ * nothing more. No surface reaches outside the local ledger, so `openWorldHint` is false.
+ */
+export type ToolAnnotations = {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: false;
+};
+
+/** The usual annotation sets, so a surface names the kind of tool instead of four booleans. */
+export const Annotations = {
+  /** reads only; repeating it changes nothing */
+  query: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  } satisfies ToolAnnotations,
+  /** appends events; `idempotent` when a repeat with the same arguments appends nothing more */
+  mutation: (shape: { destructive: boolean; idempotent: boolean }): ToolAnnotations => ({
+    readOnlyHint: false,
+    destructiveHint: shape.destructive,
+    idempotentHint: shape.idempotent,
+    openWorldHint: false,
+  }),
+} as const;
+
+/** Which transport a call arrived on. */
+export type TransportKind = 'stdio' | 'http';
+
+/** What the server is serving; `server_info` reports it and logs name it. */
+export type ServedInfo = {
+  name: string;
+  version: string;
+  transport: TransportKind;
+  surfaces: readonly { name: string; tier: string; tools: readonly string[] }[];
+};
+
+/** Everything a tool, resource or prompt may use while it runs. */
+export type ToolContext = {
+  app: App;
+  /** who is calling: the bearer token's principal over HTTP, the local user (or --actor) on stdio */
+  principal: Principal;
+  served: ServedInfo;
+  /** aborted when the client cancels the request or the connection drops */
+  signal: AbortSignal;
+  log: Logger;
+};
+
+/**
+ * A tool's answer. `result` must match the tool's `output` schema; the adapter wraps it in the
+ * one result envelope (result.ts). `summary` is the one line shown before the JSON in the text
+ * block (default: "<tool>: ok").
+ */
+export type ToolSuccess<Result> = {
+  result: Result;
+  project_id?: string | null;
+  summary?: string;
+  /** true when an idempotency key replayed a stored response */
+  replayed?: boolean;
+  /** global log position the call reached (mutations) */
+  position?: number;
+};
+
+/**
+ * One tool of a surface, declared, never wired by hand. `input` must be a strict object
+ * (`z.strictObject`), so unknown keys are refused; it must not be a union at the top level.
+ * A failure is a thrown `DomainError` (src/commands/errors.ts): the adapter turns it into a
+ * tool result with `isError: true`. Anything else thrown is reported as `internal`.
+ */
+export type ToolDefinition<
+  Input extends z.ZodObject = z.ZodObject,
+  Output extends z.ZodType = z.ZodType,
+> = {
+  /** `[a-z0-9_]+`, unique across every surface that may be served together */
+  name: string;
+  title: string;
+  /** what the tool does, for the model: when to call it and what it returns */
+  description: string;
+  input: Input;
+  output: Output;
+  annotations: ToolAnnotations;
+  /** the smallest tier of the surface that includes this tool */
+  tier: string;
+  /** version of this tool's result shape; bump it when `output` changes incompatibly */
+  schemaVersion?: number;
+  run(args: z.output<Input>, ctx: ToolContext): Promise<ToolSuccess<z.input<Output>>>;
+};
+
+/** A tool of any input and output, as a surface lists it. */
+export type AnyTool = ToolDefinition<z.ZodObject, z.ZodType>;
+
+/** Declares a tool with its argument and result types inferred from its schemas. */
+export const defineTool = <Input extends z.ZodObject, Output extends z.ZodType>(
+  tool: ToolDefinition<Input, Output>,
+): AnyTool => tool as unknown as AnyTool;
+
+/**
+ * A resource: a fixed `uri`, or a URI template (RFC 6570, e.g. `intentlog://project/{id}`)
+ * whose variables reach `read`. Reading one needs credentials over HTTP, like a tool call.
+ */
+export type ResourceDefinition = {
+  name: string;
+  uri: string;
+  title: string;
+  description: string;
+  mimeType: string;
+  read(ctx: ToolContext, variables: Record<string, string>): Promise<string>;
+};
+
+/** A prompt message as MCP carries it (text only: no surface makes images). */
+export type PromptMessage = { role: 'user' | 'assistant'; text: string };
+
+/** A prompt: arguments are strings (MCP's rule), declared as a strict zod object. */
+export type PromptDefinition<Args extends z.ZodObject = z.ZodObject> = {
+  name: string;
+  title: string;
+  description: string;
+  args?: Args;
+  run(args: z.output<Args>, ctx: ToolContext): Promise<PromptMessage[]>;
+};
+
+export type AnyPrompt = PromptDefinition<z.ZodObject>;
+
+export const definePrompt = <Args extends z.ZodObject>(prompt: PromptDefinition<Args>): AnyPrompt =>
+  prompt as unknown as AnyPrompt;
+
+/**
+ * A surface: one contract's tools, resources and prompts. `tiers` lists the surface's tiers
+ * from smallest to largest; serving tier T serves every tool whose tier is T or smaller.
+ * A surface without tiers has one, e.g. `['all']`.
+ */
+export type Surface = {
+  name: string;
+  title: string;
+  /** added to the server's `instructions` when the surface is served */
+  instructions: string;
+  tiers: readonly string[];
+  defaultTier: string;
+  tools: readonly AnyTool[];
+  resources?: readonly ResourceDefinition[];
+  prompts?: readonly AnyPrompt[];
+};
