@@ -14,9 +14,8 @@ const isPipe = process.platform === 'win32';
  */
 export const serveWriter = async (path: string, endpoint: Endpoint): Promise<WriterServer> => {
   const connections = new Set<Socket>();
-  // Serving others never keeps this process alive by itself: it lives for its own work.
+  // The listening server keeps the process alive until close: a writer serves until it closes.
   const server = createServer((socket) => {
-    socket.unref();
     connections.add(socket);
     socket.on('close', () => connections.delete(socket));
     serveConnection(socket, endpoint);
@@ -29,7 +28,6 @@ export const serveWriter = async (path: string, endpoint: Endpoint): Promise<Wri
       resolve();
     });
   });
-  server.unref();
   if (!isPipe) await chmod(path, 0o600);
   // Answers in flight are dropped with their connections: the follower retries them on the
   // next writer, which cannot open the log before this one has finished with it.
