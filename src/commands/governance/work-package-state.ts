@@ -159,7 +159,8 @@ export const workPackageResult = (state: WorkPackage) => ({
   title: state.title,
   description: state.description,
   acceptance_criteria: state.acceptance_criteria,
-  status: state.status,
+  // a result is only made for a package that exists
+  status: state.status as WorkPackageStatus,
   issued_by: state.issued_by,
   claimed_by: state.claimed_by,
   result: state.result,
