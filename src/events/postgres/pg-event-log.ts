@@ -116,15 +116,16 @@ export const openPostgresEventLog = async (
 };
 
 /**
- * Deletes a subject's content key under the head lock (so no append in flight can still be
- * sealing with it), then vacuums the key table so the deleted row's bytes are reclaimed.
+ * Deletes a subject's content key under the head lock, counting the shred on the head row so an
+ * append planned with the old key replans (pg-group-commit.ts), then vacuums the key table so
+ * the deleted row's bytes are reclaimed.
  */
 const shredSubject = async (pool: pg.Pool, schema: string, subject: string): Promise<void> => {
   const s = `"${schema}"`;
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    await client.query(`SELECT position FROM ${s}.log_head FOR UPDATE`);
+    await client.query(`UPDATE ${s}.log_head SET shreds = shreds + 1`);
     await client.query(`DELETE FROM ${s}.content_keys WHERE subject = $1`, [subject]);
     await client.query('COMMIT');
   } catch (error) {

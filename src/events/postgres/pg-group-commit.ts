@@ -4,8 +4,14 @@ import type { Catalog } from '../catalog/catalog.js';
 import type { LogEvent } from '../envelope.js';
 import type { LogAppendOptions, LogAppendResult } from '../event-log.js';
 import { toLogEvent } from '../record-view.js';
-import { loadForGroup, writeGroup } from './pg-load.js';
-import { newStaged, stageAppend, type PendingAppend, type Staged } from './pg-stage.js';
+import { loadForGroup, lockHead, writeGroup } from './pg-load.js';
+import {
+  newStaged,
+  stageAppend,
+  type Loaded,
+  type PendingAppend,
+  type Staged,
+} from './pg-stage.js';
 
 type Pending = PendingAppend & {
   resolve: (result: LogAppendResult) => void;
@@ -41,16 +47,26 @@ export const pgGroupCommitter = (deps: {
   const queue: Pending[] = [];
   let flushing: Promise<void> | undefined;
 
+  const stageAll = (group: Pending[], loaded: Loaded) => {
+    const staged = newStaged(loaded);
+    return { staged, outcomes: group.map((p) => settleLater(p, staged)) };
+  };
+
+  // Heads are read and the group planned before the head lock; if the head row is unchanged
+  // when the lock is granted, nothing the plan read has changed (every append and every shred
+  // changes it), so the lock is held only for the write and the commit. Else read and plan again.
   const transact = async (group: Pending[]) => {
     const client = await pool.connect();
     let broken: Error | undefined;
     try {
-      await client.query('BEGIN');
-      const staged = newStaged(await loadForGroup(client, s, group));
-      const outcomes = group.map((p) => settleLater(p, staged));
-      if (staged.records.length > 0) await writeGroup(client, s, deps.channel, staged);
+      const guess = await loadForGroup(client, s, group);
+      let planned = stageAll(group, guess);
+      if ((await lockHead(client, s)) !== guess.head)
+        planned = stageAll(group, await loadForGroup(client, s, group));
+      if (planned.staged.records.length > 0)
+        await writeGroup(client, s, deps.channel, planned.staged);
       await client.query('COMMIT');
-      return { staged, outcomes };
+      return planned;
     } catch (error) {
       broken = isServerError(error) ? undefined : (error as Error);
       await client.query('ROLLBACK').catch(() => undefined);

@@ -1,18 +1,23 @@
 import type pg from 'pg';
-import type { ProjectHead } from '../append-plan.js';
 import { decode, encode } from '../codec.js';
-import type { IdempotencyRecord, LogAppendResult } from '../event-log.js';
 import type { Loaded, PendingAppend, Staged } from './pg-stage.js';
 import { lookupsOf } from './pg-stage.js';
 
-type Row = Record<string, unknown>;
-
-const select = async (client: pg.ClientBase, sql: string, values: string[]): Promise<Row[]> =>
-  values.length === 0 ? [] : (await client.query(sql, [values])).rows;
+type LookupRow = {
+  kind: 'h' | 's' | 'p' | 'i' | 'a' | 'k';
+  id: string | null;
+  n1: string | null;
+  n2: string | null;
+  n3: string | null;
+  t1: string | null;
+  b1: Buffer | null;
+  flag: boolean | null;
+};
 
 /**
- * Reads, inside the append transaction and after its head lock, every head and record the
- * group's appends depend on: one query per kind for the whole group.
+ * Reads the log head and every head and record the group's appends depend on, in one
+ * statement (so one snapshot and one round trip). Run before the head lock it is a guess that
+ * holds if the head has not moved by the time the lock is taken; run after it, it is the truth.
  */
 export const loadForGroup = async (
   client: pg.ClientBase,
@@ -20,64 +25,75 @@ export const loadForGroup = async (
   group: readonly PendingAppend[],
 ): Promise<Loaded> => {
   const need = lookupsOf(group);
-  const head = await client.query<{ position: string }>(
-    `SELECT position FROM ${s}.log_head FOR UPDATE`,
+  const { rows } = await client.query<LookupRow>(
+    `SELECT 'h' AS kind, NULL AS id, position AS n1, shreds AS n2, NULL::bigint AS n3,
+       NULL AS t1, NULL::bytea AS b1, NULL::boolean AS flag FROM ${s}.log_head
+     UNION ALL SELECT 's', stream_name, version, NULL, NULL, NULL, NULL, NULL
+       FROM ${s}.streams WHERE stream_name = ANY($1)
+     UNION ALL SELECT 'p', project_id, cursor, NULL, NULL, hash, NULL, NULL
+       FROM ${s}.projects WHERE project_id = ANY($2)
+     UNION ALL SELECT 'i', scope, position, NULL, NULL, fingerprint, response, NULL
+       FROM ${s}.idempotency WHERE scope = ANY($3)
+     UNION ALL SELECT 'a', append_id, next_version, last_position, last_cursor, NULL, NULL,
+       created_new FROM ${s}.appends WHERE append_id = ANY($4)
+     UNION ALL SELECT 'k', subject, NULL, NULL, NULL, NULL, key, NULL
+       FROM ${s}.content_keys WHERE subject = ANY($5)`,
+    [need.streams, need.projects, need.scopes, need.appendIds, need.subjects],
   );
-  const [streams, projects, idempotency, appends, keys] = [
-    await select(
-      client,
-      `SELECT stream_name, version FROM ${s}.streams WHERE stream_name = ANY($1)`,
-      need.streams,
-    ),
-    await select(
-      client,
-      `SELECT project_id, cursor, hash FROM ${s}.projects WHERE project_id = ANY($1)`,
-      need.projects,
-    ),
-    await select(
-      client,
-      `SELECT scope, fingerprint, response, position FROM ${s}.idempotency WHERE scope = ANY($1)`,
-      need.scopes,
-    ),
-    await select(client, `SELECT * FROM ${s}.appends WHERE append_id = ANY($1)`, need.appendIds),
-    await select(
-      client,
-      `SELECT subject, key FROM ${s}.content_keys WHERE subject = ANY($1)`,
-      need.subjects,
-    ),
-  ];
-  return {
-    global: Number(head.rows[0]!.position),
-    streams: new Map(streams.map((r) => [String(r.stream_name), Number(r.version)])),
-    projects: new Map(
-      projects.map((r): [string, ProjectHead] => [
-        String(r.project_id),
-        { cursor: Number(r.cursor), hash: String(r.hash) },
-      ]),
-    ),
-    idempotency: new Map(
-      idempotency.map((r): [string, IdempotencyRecord] => [
-        String(r.scope),
-        {
-          fingerprint: String(r.fingerprint),
-          response: decode(r.response as Buffer),
-          position: Number(r.position),
-        },
-      ]),
-    ),
-    appends: new Map(
-      appends.map((r): [string, LogAppendResult] => [
-        String(r.append_id),
-        {
-          nextExpectedStreamVersion: BigInt(r.next_version as string),
-          createdNewStream: Boolean(r.created_new),
-          lastEventGlobalPosition: BigInt(r.last_position as string),
-          lastCursor: Number(r.last_cursor),
-        },
-      ]),
-    ),
-    keys: new Map(keys.map((r) => [String(r.subject), r.key as Buffer])),
+  const loaded: Loaded = {
+    head: '',
+    global: 0,
+    streams: new Map(),
+    projects: new Map(),
+    idempotency: new Map(),
+    appends: new Map(),
+    keys: new Map(),
   };
+  for (const row of rows) addRow(loaded, row);
+  return loaded;
+};
+
+const addRow = (loaded: Loaded, row: LookupRow): void => {
+  const id = row.id ?? '';
+  const n1 = Number(row.n1);
+  switch (row.kind) {
+    case 'h':
+      loaded.global = n1;
+      loaded.head = `${row.n1}/${row.n2}`;
+      return;
+    case 's':
+      loaded.streams.set(id, n1);
+      return;
+    case 'p':
+      loaded.projects.set(id, { cursor: n1, hash: row.t1! });
+      return;
+    case 'i':
+      loaded.idempotency.set(id, { fingerprint: row.t1!, response: decode(row.b1!), position: n1 });
+      return;
+    case 'a':
+      loaded.appends.set(id, {
+        nextExpectedStreamVersion: BigInt(row.n1!),
+        createdNewStream: row.flag === true,
+        lastEventGlobalPosition: BigInt(row.n2!),
+        lastCursor: Number(row.n3),
+      });
+      return;
+    case 'k':
+      loaded.keys.set(id, row.b1!);
+  }
+};
+
+/**
+ * Opens the transaction and takes the log's head lock; answers the head as `Loaded.head` spells
+ * it (position and shred count: a shred changes no position but does change content keys).
+ */
+export const lockHead = async (client: pg.ClientBase, s: string): Promise<string> => {
+  // One round trip: a parameterless multi-statement query runs in the simple protocol.
+  const results = (await client.query(
+    `BEGIN; SELECT position, shreds FROM ${s}.log_head FOR UPDATE`,
+  )) as unknown as pg.QueryResult<{ position: string; shreds: string }>[];
+  const row = results[1]!.rows[0]!;
+  return `${row.position}/${row.shreds}`;
 };
 
 /** Writes everything a group staged in one statement, then moves the head and announces it. */

@@ -20,6 +20,8 @@ export type PendingAppend = {
 
 /** The heads and records a group's appends depend on, read under the log's head lock. */
 export type Loaded = {
+  /** what the head row said: changes with every append and every shred */
+  head: string;
   global: number;
   streams: Map<string, number>;
   projects: Map<string, ProjectHead>;

@@ -10,9 +10,10 @@ const migrations: readonly ((s: string) => string)[] = [
   (s) => `
     CREATE TABLE ${s}.log_head (
       id boolean PRIMARY KEY DEFAULT true CHECK (id),
-      position bigint NOT NULL
+      position bigint NOT NULL,
+      shreds bigint NOT NULL
     );
-    INSERT INTO ${s}.log_head (position) VALUES (0);
+    INSERT INTO ${s}.log_head (position, shreds) VALUES (0, 0);
     CREATE TABLE ${s}.events (
       global_position bigint PRIMARY KEY,
       project_id text NOT NULL,
