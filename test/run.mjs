@@ -53,6 +53,11 @@ if (pgFiles.length > 0 && !(await reachable())) {
   run = files.filter((f) => !pgFiles.includes(f));
 }
 
+if (run.length === 0) {
+  console.error(`no test file matches ${filters.join(' ')}`);
+  process.exit(1);
+}
+
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...run],

@@ -2,11 +2,10 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { projectCommands, tokenCommands } from '../commands/project/project-commands.js';
 import { catalog } from '../events/catalog/index.js';
-import type { EventLog } from '../events/index.js';
 import { openEventLog } from '../events/open-log.js';
-import { allProjectors, startProjections, type ProjectionEngine } from '../projections/index.js';
 import { projectQueries, tokenQueries } from '../projections/queries.js';
 import { governanceService } from './governance.js';
+import { writerProjections } from './writer-projections.js';
 
 export type AppOptions = {
   /** default: $INTENTLOG_HOME, else ~/.intentlog */
@@ -25,21 +24,26 @@ export const defaultDataDir = (): string =>
 export const openApp = async (options: AppOptions = {}) => {
   const dataDir = options.dataDir ?? defaultDataDir();
   const store = options.store ?? process.env.INTENTLOG_STORE;
-  const log: EventLog = await openEventLog({ dataDir, catalog, ...(store ? { store } : {}) });
-  const engine: ProjectionEngine = await startProjections(log, allProjectors);
+  const writer = writerProjections();
+  const log = await openEventLog({
+    dataDir,
+    catalog,
+    ...(store ? { store } : {}),
+    ops: writer.ops,
+    onWriter: writer.onWriter,
+  });
+  const projections = writer.facade(log);
+  const waitFor = projections.waitFor;
   return {
     dataDir,
     log,
-    projections: engine,
+    projections,
     /** read-your-writes: wait until the read models have folded the caller's last command */
-    waitFor: (position: number) => engine.waitFor(position),
+    waitFor,
     projects: { ...projectCommands(log), ...projectQueries(log.models) },
     tokens: { ...tokenCommands(log), ...tokenQueries(log.models) },
-    governance: governanceService(log, (position) => engine.waitFor(position)),
-    async close() {
-      await engine.stop();
-      await log.close();
-    },
+    governance: governanceService(log, waitFor),
+    close: () => log.close(),
   };
 };
 
