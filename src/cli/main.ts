@@ -7,6 +7,7 @@ import { logCommand } from './commands/log.js';
 import { mcpCommand } from './commands/mcp.js';
 import { projectionsCommand } from './commands/projections.js';
 import { serveCommand } from './commands/serve.js';
+import { syncCommand } from './commands/sync.js';
 import { tokenCommand } from './commands/token.js';
 
 const { version } = JSON.parse(
@@ -32,6 +33,7 @@ const program = new Command('intentlog')
   .addCommand(auditCommand())
   .addCommand(tokenCommand())
   .addCommand(mcpCommand())
-  .addCommand(serveCommand());
+  .addCommand(serveCommand())
+  .addCommand(syncCommand());
 
 await program.parseAsync(process.argv);
