@@ -30,12 +30,15 @@ export const mcpCommand = (): Command =>
     )
     .action(
       action(async (flags: McpFlags) => {
-        const selection = resolveSurfaces(flags.surface);
+        const selection = resolveSurfaces(flags.surface || undefined);
         const principal = principalOf(flags.actor);
         const log = stderrLogger('intentlog-mcp');
         await withApp(flags, async (app) => {
           const connection = serveOverStdio({ app, selection, principal, log });
-          log.info({ surfaces: flags.surface, data: app.dataDir }, 'serving MCP on stdio');
+          log.info(
+            { surfaces: selection.map((s) => s.surface.name), data: app.dataDir },
+            'serving MCP on stdio',
+          );
           await Promise.race([connection.closed, stopSignal()]);
           await connection.close();
         });

@@ -71,7 +71,7 @@ export const serveCommand = (): Command =>
     )
     .action(
       action(async (flags: ServeFlags) => {
-        const selection = resolveSurfaces(flags.surface);
+        const selection = resolveSurfaces(flags.surface || undefined);
         const log = stderrLogger('intentlog-serve');
         await withApp(flags, async (app) => {
           const listening = await serveOverHttp({
@@ -88,7 +88,7 @@ export const serveCommand = (): Command =>
             connectInfo({
               url: listening.url,
               version: packageVersion(),
-              surfaces: flags.surface,
+              surfaces: selection.map((s) => `${s.surface.name}:${s.tier}`).join(','),
               dataDir: app.dataDir,
               cli: thisCli(),
               dataArgs: dataArgs(app),
