@@ -27,6 +27,12 @@ const indent = (text: string, by: string): string =>
     .map((l) => by + l)
     .join('\n');
 const toml = (value: string | readonly string[]): string => JSON.stringify(value);
+/** Indented JSON with arrays of strings kept on one line, as people write .mcp.json. */
+const json = (value: unknown): string =>
+  JSON.stringify(value, null, 2).replace(
+    /\[\s*("[^"]*"(?:,\s*"[^"]*")*)\s*\]/g,
+    (_m, items: string) => `[${items.replace(/,\s*/g, ', ')}]`,
+  );
 
 const snippets = (info: ConnectInfo) => {
   const [command = 'node', ...cliArgs] = info.cli;
@@ -44,9 +50,10 @@ const snippets = (info: ConnectInfo) => {
   return {
     token: line([...info.cli, 'token', 'create', '--system', ...info.dataArgs]),
     tokenActor: line([...info.cli, 'token', 'create', '--actor', 'ID', ...info.dataArgs]),
+    tokenNpx: line(['npx', 'intentlog', 'token', 'create', '--system', ...info.dataArgs]),
     stdio: line([command, ...stdioArgs]),
-    mcpJsonHttp: JSON.stringify(mcpJsonHttp, null, 2),
-    mcpJsonStdio: JSON.stringify(mcpJsonStdio, null, 2),
+    mcpJsonHttp: json(mcpJsonHttp),
+    mcpJsonStdio: json(mcpJsonStdio),
     tomlHttp: [
       `[mcp_servers.${NAME}]`,
       `url = ${toml(info.url)}`,
@@ -70,7 +77,7 @@ export const connectInfo = (info: ConnectInfo): string => {
     '1. Get a token (tools/call needs one; initialize and tools/list do not):',
     `     export ${TOKEN_VAR}=$(${s.token})`,
     `   for one actor instead of SYSTEM: ${s.tokenActor}`,
-    '   (where intentlog is installed: npx intentlog token create --system)',
+    `   (in this checkout, \`${s.tokenNpx}\` does the same)`,
     '',
     '2. Claude Code',
     `   HTTP:  claude mcp add --transport http ${NAME} ${info.url} --header "Authorization: Bearer $${TOKEN_VAR}"`,

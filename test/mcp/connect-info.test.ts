@@ -1,0 +1,65 @@
+import { strict as assert } from 'node:assert';
+import { describe, it } from 'node:test';
+import { connectInfo } from '../../src/mcp/connect-info.js';
+
+const info = {
+  url: 'http://127.0.0.1:7411/mcp',
+  version: '1.2.3',
+  surfaces: 'governance:all,system:all',
+  dataDir: '/data/my ledger',
+  cli: ['node', '/opt/intent log/dist/cli/main.js'],
+  dataArgs: ['--data-dir', '/data/my ledger'],
+  stateful: false,
+};
+
+/** The JSON block that follows a heading line, up to the next unindented-brace line. */
+const jsonAfter = (text: string, heading: string): unknown => {
+  const start = text.indexOf(heading) + heading.length;
+  const rest = text.slice(start);
+  const end = rest.indexOf('\n     }\n') + '\n     }'.length;
+  return JSON.parse(rest.slice(0, end));
+};
+
+describe('the connection banner', () => {
+  const text = connectInfo(info);
+
+  it('gives .mcp.json blocks that parse, for HTTP and for stdio', () => {
+    assert.deepEqual(jsonAfter(text, '.mcp.json (HTTP):'), {
+      mcpServers: {
+        intentlog: {
+          type: 'http',
+          url: info.url,
+          headers: { Authorization: 'Bearer ${INTENTLOG_TOKEN}' },
+        },
+      },
+    });
+    assert.deepEqual(jsonAfter(text, '.mcp.json (stdio):'), {
+      mcpServers: {
+        intentlog: {
+          type: 'stdio',
+          command: 'node',
+          args: ['/opt/intent log/dist/cli/main.js', 'mcp', '--data-dir', '/data/my ledger'],
+        },
+      },
+    });
+  });
+
+  it('quotes paths for the shell and names the same data in every command', () => {
+    assert.match(
+      text,
+      /INTENTLOG_TOKEN=\$\(node '\/opt\/intent log\/dist\/cli\/main\.js' token create --system --data-dir '\/data\/my ledger'\)/,
+    );
+    assert.match(
+      text,
+      /claude mcp add intentlog -- node '\/opt\/intent log\/dist\/cli\/main\.js' mcp --data-dir '\/data\/my ledger'/,
+    );
+    assert.match(
+      text,
+      /args = \["\/opt\/intent log\/dist\/cli\/main\.js", "mcp", "--data-dir", "\/data\/my ledger"\]/,
+    );
+    assert.match(
+      text,
+      /codex mcp add intentlog --url http:\/\/127\.0\.0\.1:7411\/mcp --bearer-token-env-var INTENTLOG_TOKEN/,
+    );
+  });
+});
