@@ -9,28 +9,18 @@ import type { Catalog } from '../catalog/catalog.js';
 import type { EventLog, LogAppendOptions, LogReadEventMetadata } from '../event-log.js';
 import { levelModelStore } from '../level/level-model-store.js';
 import { openMemoryLevel } from '../level/level-db.js';
-import { toReadEvent } from '../record-view.js';
+import { readRange, streamReadResult } from '../stream-read.js';
 import { channelOf, parsePgLocation } from './connection.js';
 import { pgGroupCommitter } from './pg-group-commit.js';
 import { pgLive } from './pg-live.js';
 import { pgReader } from './pg-reader.js';
 import { migrate } from './schema.js';
 
-type AnyEvent = { type: string; data: Record<string, unknown> };
-
 export type PgEventLogOptions = {
   /** bounded delay for events of other instances when NOTIFY is lost (default 1000 ms) */
   pollMs?: number;
   /** connections this instance may hold for reads and appends (default 10) */
   poolSize?: number;
-};
-
-/** `from` is inclusive and 1-based; `to` wins over `maxCount`. */
-const readRange = (options: { from?: bigint; to?: bigint; maxCount?: bigint } | undefined) => {
-  const from = Number(options?.from ?? 1n);
-  if (options?.to !== undefined) return { from, to: Number(options.to) };
-  if (options?.maxCount !== undefined) return { from, to: from + Number(options.maxCount) - 1 };
-  return { from, to: Number.MAX_SAFE_INTEGER };
 };
 
 /**
@@ -68,16 +58,7 @@ export const openPostgresEventLog = async (
     const { from, to } = readRange(options);
     const read = await reader.readStream(name, from, to);
     assertExpectedVersionMatchesCurrent(BigInt(read.version), options?.expectedStreamVersion, 0n);
-    const upcast = options?.schema?.versioning?.upcast as ((e: AnyEvent) => AnyEvent) | undefined;
-    const events = read.events.map((e) => {
-      const event = toReadEvent(e);
-      return upcast ? { ...event, ...upcast(event) } : event;
-    });
-    return {
-      currentStreamVersion: BigInt(read.events.at(-1)?.stream_version ?? 0),
-      events: events as never,
-      streamExists: read.version > 0,
-    };
+    return streamReadResult<E, P>(read.events, read.version, options);
   };
 
   const log: EventLog = {

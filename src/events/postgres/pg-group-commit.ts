@@ -4,7 +4,7 @@ import type { Catalog } from '../catalog/catalog.js';
 import type { LogEvent } from '../envelope.js';
 import type { LogAppendOptions, LogAppendResult } from '../event-log.js';
 import { toLogEvent } from '../record-view.js';
-import { loadForGroup, lockHead, writeGroup } from './pg-load.js';
+import { loadForGroup, lockHead } from './pg-load.js';
 import {
   newStaged,
   stageAppend,
@@ -12,6 +12,7 @@ import {
   type PendingAppend,
   type Staged,
 } from './pg-stage.js';
+import { writeGroup } from './pg-write.js';
 
 type Pending = PendingAppend & {
   resolve: (result: LogAppendResult) => void;

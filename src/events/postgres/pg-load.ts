@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import { decode, encode } from '../codec.js';
-import type { Loaded, PendingAppend, Staged } from './pg-stage.js';
+import { decode } from '../codec.js';
+import type { Loaded, PendingAppend } from './pg-stage.js';
 import { lookupsOf } from './pg-stage.js';
 
 type LookupRow = {
@@ -94,76 +94,4 @@ export const lockHead = async (client: pg.ClientBase, s: string): Promise<string
   )) as unknown as pg.QueryResult<{ position: string; shreds: string }>[];
   const row = results[1]!.rows[0]!;
   return `${row.position}/${row.shreds}`;
-};
-
-/** Writes everything a group staged in one statement, then moves the head and announces it. */
-export const writeGroup = async (
-  client: pg.ClientBase,
-  s: string,
-  channel: string,
-  staged: Staged,
-): Promise<void> => {
-  const r = staged.records;
-  const streams = [...staged.touchedStreams];
-  const projects = [...staged.touchedProjects];
-  const idem = [...staged.newIdempotency];
-  const appends = [...staged.newAppends];
-  const keys = [...staged.newKeys];
-  await client.query(
-    `WITH ev AS (
-       INSERT INTO ${s}.events (global_position, project_id, cursor, stream_name, stream_version,
-         event_id, type, seal_subject, record)
-       SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::bigint[],
-         $6::text[], $7::text[], $8::text[], $9::bytea[])
-     ), st AS (
-       INSERT INTO ${s}.streams (stream_name, version)
-       SELECT * FROM unnest($10::text[], $11::bigint[])
-       ON CONFLICT (stream_name) DO UPDATE SET version = EXCLUDED.version
-     ), pr AS (
-       INSERT INTO ${s}.projects (project_id, cursor, hash)
-       SELECT * FROM unnest($12::text[], $13::bigint[], $14::text[])
-       ON CONFLICT (project_id) DO UPDATE SET cursor = EXCLUDED.cursor, hash = EXCLUDED.hash
-     ), idem AS (
-       INSERT INTO ${s}.idempotency (scope, fingerprint, response, position)
-       SELECT * FROM unnest($15::text[], $16::text[], $17::bytea[], $18::bigint[])
-     ), ap AS (
-       INSERT INTO ${s}.appends (append_id, next_version, created_new, last_position, last_cursor)
-       SELECT * FROM unnest($19::text[], $20::bigint[], $21::boolean[], $22::bigint[], $23::bigint[])
-     ), ky AS (
-       INSERT INTO ${s}.content_keys (subject, key) SELECT * FROM unnest($24::text[], $25::bytea[])
-     ), hd AS (
-       UPDATE ${s}.log_head SET position = $26
-     )
-     SELECT pg_notify($27, $28)`,
-    [
-      r.map((e) => e.global_position),
-      r.map((e) => e.project_id),
-      r.map((e) => e.cursor),
-      r.map((e) => e.stream_name),
-      r.map((e) => e.stream_version),
-      r.map((e) => e.event_id),
-      r.map((e) => e.type),
-      r.map((e) => e.sealed?.subject ?? null),
-      r.map((e) => encode(e)),
-      streams,
-      streams.map((n) => staged.streams.get(n)!),
-      projects,
-      projects.map((p) => staged.projects.get(p)!.cursor),
-      projects.map((p) => staged.projects.get(p)!.hash),
-      idem.map(([scope]) => scope),
-      idem.map(([, v]) => v.fingerprint),
-      idem.map(([, v]) => encode(v.response)),
-      idem.map(([, v]) => v.position),
-      appends.map(([id]) => id),
-      appends.map(([, v]) => v.nextExpectedStreamVersion.toString()),
-      appends.map(([, v]) => v.createdNewStream),
-      appends.map(([, v]) => v.lastEventGlobalPosition.toString()),
-      appends.map(([, v]) => v.lastCursor),
-      keys.map(([subject]) => subject),
-      keys.map(([, key]) => Buffer.from(key)),
-      staged.global,
-      channel,
-      String(staged.global),
-    ],
-  );
 };

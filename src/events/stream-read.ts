@@ -1,0 +1,39 @@
+import type { Event, ReadStreamOptions, ReadStreamResult } from '@event-driven-io/emmett';
+import type { LogEvent } from './envelope.js';
+import type { LogReadEventMetadata } from './event-log.js';
+import { toReadEvent } from './record-view.js';
+
+type AnyEvent = { type: string; data: Record<string, unknown> };
+
+/**
+ * The versions a `readStream` asks for: `from` and `to` inclusive and 1-based, `to` winning
+ * over `maxCount` (docs/decisions.md, "readStream ranges").
+ */
+export const readRange = (options?: { from?: bigint; to?: bigint; maxCount?: bigint }) => {
+  const from = Number(options?.from ?? 1n);
+  if (options?.to !== undefined) return { from, to: Number(options.to) };
+  if (options?.maxCount !== undefined) return { from, to: from + Number(options.maxCount) - 1 };
+  return { from, to: Number.MAX_SAFE_INTEGER };
+};
+
+/**
+ * Emmett's answer to a `readStream`, from the events read and the stream's current version:
+ * events as Emmett read events (upcast by the caller's schema if it has one), and
+ * `currentStreamVersion` the version of the last event read.
+ */
+export const streamReadResult = <E extends Event, P extends Event = E>(
+  read: readonly LogEvent[],
+  current: number,
+  options?: ReadStreamOptions<bigint, E, P>,
+): ReadStreamResult<E, LogReadEventMetadata> => {
+  const upcast = options?.schema?.versioning?.upcast as ((e: AnyEvent) => AnyEvent) | undefined;
+  const events = read.map((e) => {
+    const event = toReadEvent(e);
+    return upcast ? { ...event, ...upcast(event) } : event;
+  });
+  return {
+    currentStreamVersion: BigInt(read.at(-1)?.stream_version ?? 0),
+    events: events as never,
+    streamExists: current > 0,
+  };
+};
