@@ -23,6 +23,9 @@ export type PgEventLogOptions = {
   poolSize?: number;
 };
 
+/** Far above an append transaction's few milliseconds between statements. */
+const IDLE_IN_TRANSACTION_MS = 10_000;
+
 /**
  * The log on PostgreSQL: one shared log for any number of server instances. Appends, reads,
  * idempotency and content keys live in the database; read models (`models`) are per instance,
@@ -34,7 +37,15 @@ export const openPostgresEventLog = async (
   options: PgEventLogOptions = {},
 ): Promise<EventLog> => {
   const { connectionString, schema } = parsePgLocation(url);
-  const pool = new pg.Pool({ connectionString, max: options.poolSize ?? 10 });
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.poolSize ?? 10,
+    // An instance that vanishes mid-append (a partition rather than a crash, which closes the
+    // socket) would hold the log's head lock, and with it every instance's appends, until TCP
+    // gave up. The server ends such a transaction instead; the append fails, nothing is lost.
+    idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
+    keepAlive: true,
+  });
   pool.on('error', () => undefined); // an idle client died; the pool replaces it
   const client = await pool.connect();
   await migrate(client, schema).finally(() => client.release());
