@@ -25,6 +25,21 @@ import type { AnyPrompt, AnyTool, ResourceDefinition, Surface, ToolContext } fro
  */
 export type ContextOf = (request: ServerContext) => ToolContext;
 
+type JsonSchemaConverter = z.ZodType['~standard']['jsonSchema'];
+
+/** Converting zod to JSON Schema on every tools/list (a fresh server per request) adds up. */
+const memoized = (convert: JsonSchemaConverter): JsonSchemaConverter => {
+  const cache = new Map<string, Record<string, unknown>>();
+  const once =
+    (io: 'input' | 'output') => (options: Parameters<JsonSchemaConverter['input']>[0]) => {
+      const key = `${io}:${JSON.stringify(options)}`;
+      const hit = cache.get(key) ?? convert[io](options);
+      cache.set(key, hit);
+      return hit;
+    };
+  return { input: once('input'), output: once('output') };
+};
+
 /**
  * The schema as the SDK sees it: its JSON Schema is advertised in `tools/list`, and its
  * validation accepts anything. The adapter validates with zod itself, so that bad arguments come
@@ -36,9 +51,26 @@ const advertised = (schema: z.ZodType): StandardSchemaWithJSON => ({
     version: 1,
     vendor: 'intentlog',
     validate: (value: unknown) => ({ value }),
-    jsonSchema: schema['~standard'].jsonSchema,
+    jsonSchema: memoized(schema['~standard'].jsonSchema),
   },
 });
+
+const schemasOf = new WeakMap<
+  AnyTool,
+  { input: StandardSchemaWithJSON; output: StandardSchemaWithJSON }
+>();
+
+/** A tool's advertised schemas, made once per definition (servers are made per request). */
+const toolSchemas = (tool: AnyTool) => {
+  const known = schemasOf.get(tool);
+  if (known) return known;
+  const made = {
+    input: advertised(tool.input),
+    output: advertised(envelopeSchema(tool.name, tool.output)),
+  };
+  schemasOf.set(tool, made);
+  return made;
+};
 
 const projectIdOf = (args: unknown): string | null => {
   const value = (args as { project_id?: unknown } | undefined)?.project_id;
@@ -77,8 +109,8 @@ const registerTool = (server: McpServer, tool: AnyTool, contextOf: ContextOf): v
     {
       title: tool.title,
       description: tool.description,
-      inputSchema: advertised(tool.input),
-      outputSchema: advertised(envelopeSchema(tool.name, tool.output)),
+      inputSchema: toolSchemas(tool).input,
+      outputSchema: toolSchemas(tool).output,
       annotations: tool.annotations,
     },
     (args: unknown, request: ServerContext) => callTool(tool, args, contextOf, request),
