@@ -1,6 +1,6 @@
 import { BehaviorSubject, filter, firstValueFrom, timeout, type Subscription } from 'rxjs';
 import type { EventLog, LogEvent } from '../events/index.js';
-import { modelBatch } from './model-batch.js';
+import { modelBatch, modelCache } from './model-batch.js';
 import { checkpointKey, modelPrefix, type Checkpoint, type Projector } from './projector.js';
 
 const PAGE = 1000;
@@ -27,6 +27,7 @@ export const startProjections = async (
   projectors: readonly Projector[],
 ): Promise<ProjectionEngine> => {
   const store = log.models;
+  const cache = modelCache();
   const checkpoints = new Map<string, Checkpoint>();
   const load = async (p: Projector): Promise<void> => {
     const stored = await store.get<Checkpoint>(checkpointKey(p.name));
@@ -34,6 +35,7 @@ export const startProjections = async (
     await reset(p);
   };
   const reset = async (p: Projector): Promise<void> => {
+    cache.clear();
     await store.clear(modelPrefix(p.name));
     const fresh = { version: p.version, position: 0 };
     await store.write([{ type: 'put', key: checkpointKey(p.name), value: fresh }]);
@@ -46,7 +48,7 @@ export const startProjections = async (
   const folded$ = new BehaviorSubject(projectors.length === 0 ? Infinity : minPosition());
 
   const foldBatch = async (events: LogEvent[]): Promise<void> => {
-    const batch = modelBatch(store);
+    const batch = modelBatch(store, cache);
     const last = events.at(-1)!.global_position;
     for (const p of projectors) {
       const at = checkpoints.get(p.name)!;
@@ -58,14 +60,16 @@ export const startProjections = async (
     const advanced = projectors
       .filter((p) => checkpoints.get(p.name)!.position < last)
       .map((p) => ({ name: p.name, checkpoint: { version: p.version, position: last } }));
+    const ops = batch.ops();
     await store.write([
-      ...batch.ops(),
+      ...ops,
       ...advanced.map((a) => ({
         type: 'put' as const,
         key: checkpointKey(a.name),
         value: a.checkpoint,
       })),
     ]);
+    cache.committed(ops);
     for (const a of advanced) checkpoints.set(a.name, a.checkpoint);
   };
 
@@ -73,16 +77,25 @@ export const startProjections = async (
   let again = false;
   let paused = false;
   let progress: Progress | undefined;
+  const read = (after: number): Promise<LogEvent[]> => {
+    const page = log.readAll({ after, limit: PAGE });
+    page.catch(() => undefined); // a prefetch nobody awaits must not be an unhandled rejection
+    return page;
+  };
   const drain = async (): Promise<void> => {
     do {
       again = false;
+      let next = read(minPosition());
       for (;;) {
-        const from = minPosition();
-        const events = await log.readAll({ after: from, limit: PAGE });
+        const events = await next;
         if (events.length === 0) break;
+        const last = events.at(-1)!.global_position;
+        // The log is append-only and every checkpoint reaches `last` with this fold, so the
+        // next page can be read while this one folds: catch-up overlaps its I/O with the fold.
+        next = read(last);
         await foldBatch(events);
         folded$.next(minPosition());
-        progress?.(events.at(-1)!.global_position, await log.head());
+        progress?.(last, await log.head());
       }
     } while (again);
     running = undefined;

@@ -2,10 +2,38 @@ import type { ModelOp, ModelStore } from '../events/index.js';
 import { modelPrefix, type ModelTx } from './projector.js';
 
 /**
+ * Read-model values by key, as the engine last committed or read them (`undefined`: known
+ * absent). The engine is the only writer of its projectors' keyspaces, so what it wrote is what
+ * the store holds: a projector's read of a hot key (one view per aggregate, folded event after
+ * event) costs no store round trip. Bounded; the oldest entries go first.
+ */
+export const modelCache = (limit = 50_000) => {
+  const values = new Map<string, { value: unknown }>();
+  const set = (key: string, value: unknown): void => {
+    values.delete(key);
+    values.set(key, { value });
+    if (values.size <= limit) return;
+    for (const oldest of values.keys()) {
+      values.delete(oldest);
+      if (values.size <= limit) break;
+    }
+  };
+  return {
+    get: (key: string) => values.get(key),
+    set,
+    committed: (ops: readonly ModelOp[]) => {
+      for (const op of ops) set(op.key, op.type === 'put' ? op.value : undefined);
+    },
+    clear: () => values.clear(),
+  };
+};
+export type ModelCache = ReturnType<typeof modelCache>;
+
+/**
  * The writes of one engine batch across all projectors, with an overlay so a projector reads
  * its own uncommitted writes. Committed with the checkpoints in one ModelStore write.
  */
-export const modelBatch = (store: ModelStore) => {
+export const modelBatch = (store: ModelStore, cache?: ModelCache) => {
   const overlay = new Map<string, ModelOp>();
   const txFor = (name: string): ModelTx => {
     const prefix = modelPrefix(name);
@@ -13,7 +41,11 @@ export const modelBatch = (store: ModelStore) => {
       async get<T>(key: string) {
         const op = overlay.get(prefix + key);
         if (op) return op.type === 'put' ? (op.value as T) : undefined;
-        return store.get<T>(prefix + key);
+        const cached = cache?.get(prefix + key);
+        if (cached) return cached.value as T | undefined;
+        const value = await store.get<T>(prefix + key);
+        cache?.set(prefix + key, value);
+        return value;
       },
       put: (key, value) =>
         void overlay.set(prefix + key, { type: 'put', key: prefix + key, value }),
