@@ -1,11 +1,11 @@
 import { Option } from 'commander';
-import { DEFAULT_SURFACES } from '../../mcp/surfaces/index.js';
+import { DEFAULT_SURFACES, surfaces } from '../../mcp/surfaces/index.js';
 
 /** `--surface`, shared by `mcp` and `serve`. */
 export const surfaceOption = (): Option =>
   new Option(
     '--surface <surfaces>',
-    'surfaces to serve, comma-separated, each as name or name:tier',
+    `surfaces to serve, comma-separated, each as name or name:tier (known: ${[...surfaces.keys()].join(', ')})`,
   )
     .env('INTENTLOG_SURFACE')
     .default(DEFAULT_SURFACES);
