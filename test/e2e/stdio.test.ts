@@ -103,4 +103,31 @@ describe('intentlog mcp (stdio)', () => {
       assert.equal((await resultOf(b.client, 'server_info')).log_head, before + 2);
       await b.client.close();
     }));
+
+  it('two stdio servers with the governance surface: one writes through MCP, the other reads it', () =>
+    withDataDir(async (dir) => {
+      const governance = ['--surface', 'governance'];
+      const operator = await stdioClient(dir, { args: governance });
+      const alice = await stdioClient(dir, { args: [...governance, '--actor', 'alice'] });
+      await resultOf(operator.client, 'create_project', {
+        project_id: 'p1',
+        name: 'Project one',
+        idempotency_key: 'create-p1',
+      });
+      await resultOf(operator.client, 'register_actor', {
+        project_id: 'p1',
+        actor_id: 'alice',
+        role: 'PO',
+        idempotency_key: 'alice-po',
+      });
+      const project = await resultOf(alice.client, 'get_project', { project_id: 'p1' });
+      assert.equal(project.project_id, 'p1');
+      const roster = project.roster as { actor_id: string; role: string }[];
+      assert.deepEqual(
+        roster.map((m) => [m.actor_id, m.role]),
+        [['alice', 'PO']],
+      );
+      await operator.client.close();
+      await alice.client.close();
+    }));
 });
