@@ -6,6 +6,7 @@ import type { LogAppendOptions, LogAppendResult } from '../event-log.js';
 import { toLogEvent } from '../record-view.js';
 import { loadForGroup, lockHead } from './pg-load.js';
 import {
+  assertStorableText,
   newStaged,
   stageAppend,
   type Loaded,
@@ -85,7 +86,19 @@ export const pgGroupCommitter = (deps: {
     }
   };
 
-  const commit = async (group: Pending[]): Promise<void> => {
+  const storable = (p: Pending): boolean => {
+    try {
+      assertStorableText(p);
+      return true;
+    } catch (error) {
+      p.reject(error);
+      return false;
+    }
+  };
+
+  const commit = async (all: Pending[]): Promise<void> => {
+    const group = all.filter(storable);
+    if (group.length === 0) return;
     let done: Awaited<ReturnType<typeof transact>>;
     try {
       done = await transact(group);

@@ -55,17 +55,21 @@ export const lookupsOf = (group: readonly PendingAppend[]) => ({
   subjects: [...new Set(group.flatMap((p) => subjectsOf(p.events)))],
 });
 
-// PostgreSQL text cannot hold NUL; refusing it here fails one append, not its whole group.
 const assertNoNul = (what: string, value: string | undefined): void => {
   if (value?.includes('\u0000')) throw new TypeError(`${what} may not contain NUL`);
 };
 
-const checkText = (p: PendingAppend, projectId: string): void => {
+/**
+ * PostgreSQL text cannot hold NUL. Checked before a group touches the database, so such an id
+ * fails its own append with a TypeError rather than the group's lookup with a server error.
+ */
+export const assertStorableText = (p: PendingAppend): void => {
   assertNoNul('stream name', p.streamName);
-  assertNoNul('project id', projectId);
+  assertNoNul('project id', projectOf(p.streamName));
   assertNoNul('idempotency scope', p.options.idempotency?.scope);
   assertNoNul('append id', p.options.appendId);
   for (const subject of subjectsOf(p.events)) assertNoNul('seal subject', subject);
+  for (const event of p.events) assertNoNul('event type', event.type);
 };
 
 export const newStaged = (loaded: Loaded): Staged => ({
@@ -94,7 +98,6 @@ export const stageAppend = (
   const replay = claim ? staged.idempotency.get(claim.scope) : undefined;
   if (replay) throw new IdempotencyReplayError(replay);
   const projectId = projectOf(p.streamName);
-  checkText(p, projectId);
   const downcast = p.options.schema?.versioning?.downcast as ((e: Event) => Event) | undefined;
   const events = downcast ? p.events.map(downcast) : p.events;
   const created = new Map<string, Uint8Array>();

@@ -180,5 +180,20 @@ export const orderingTests = (open: OpenStore): void => {
         assert.ok(!Number.isNaN(Date.parse(first!.created_at)));
         assert.equal(first!.shredded, false);
       }));
+
+    it('refuses an id with NUL in its own append, not in the others of its group', () =>
+      withLog(open, async (log) => {
+        const [bad, good] = await Promise.allSettled([
+          log.appendToStream(stream('p\u0000q', 'a'), [ev(1)]),
+          log.appendToStream(stream('p', 'a'), [ev(2)]),
+        ]);
+        assert.equal(bad.status, 'rejected');
+        assert.ok((bad as PromiseRejectedResult).reason instanceof TypeError);
+        assert.equal(good.status, 'fulfilled');
+        assert.deepEqual(
+          (await allEvents(log)).map((e) => e.data.n),
+          [2],
+        );
+      }));
   });
 };

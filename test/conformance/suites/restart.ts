@@ -67,5 +67,35 @@ export const restartTests = (open: OpenStore): void => {
           range1(4).map((i) => [false, `kept ${i}`]),
         );
       }));
+
+    it('a shred racing appends of its subject reads the same before and after reopening', (t) =>
+      withLog(open, async (log, store) => {
+        if (!store.reopen) return t.skip('this store cannot be reopened');
+        await log.appendToStream(stream('p', 'a'), [sealed('s', 'first')]);
+        // appends keep arriving, one per turn of the event loop, for as long as the shred runs
+        let shredded = false;
+        const shredding = log.shred('s').then(() => (shredded = true));
+        const racing = [];
+        for (let i = 1; i <= 500 && !shredded; i++) {
+          racing.push(log.appendToStream(stream('p', `r${i}`), [sealed('s', `racing ${i}`)]));
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        await Promise.all([shredding, ...racing]);
+        await Promise.all(
+          range1(10).map((i) =>
+            log.appendToStream(stream('p', `z${i}`), [sealed('s', `after ${i}`)]),
+          ),
+        );
+        const view = (events: Awaited<ReturnType<typeof allEvents>>) =>
+          events.map((e) => [e.global_position, e.shredded, e.data.text ?? null]);
+        const before = view(await allEvents(log));
+        assert.deepEqual(before[0], [1, true, null]);
+        for (const [, shredded, text] of before.slice(-10)) {
+          assert.equal(shredded, false);
+          assert.match(String(text), /^after /);
+        }
+        const reopened = await store.reopen();
+        assert.deepEqual(view(await allEvents(reopened)), before);
+      }));
   });
 };
