@@ -3,6 +3,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { cliIn, lines, seed, withDataDir } from './cli-harness.js';
 
+const main = new URL('../../src/cli/main.ts', import.meta.url).pathname;
+
 const holderScript = new URL('./holder.ts', import.meta.url).pathname;
 
 /** A process that holds the data dir as its writer, as a running `intentlog serve` would. */
@@ -65,6 +67,37 @@ describe('CLI commands while another process holds the data dir', () => {
         assert.equal(audit.code, 0, audit.stderr);
         assert.match(audit.stdout, new RegExp(`^ok: ${head + 2} events`));
       } finally {
+        await holder.release();
+      }
+    });
+  });
+
+  it('log --follow in a follower prints events committed by other processes', async () => {
+    await withDataDir(async (dir) => {
+      const head = await seed(dir);
+      const holder = await hold(dir);
+      const follow = spawn(
+        process.execPath,
+        ['--import', 'tsx', main, 'log', '--follow', '--json', '--data-dir', dir],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      try {
+        let out = '';
+        const seen = (n: number) =>
+          new Promise<void>((resolve) => {
+            const check = () => lines(out).length >= n && resolve();
+            follow.stdout.setEncoding('utf8').on('data', (d: string) => ((out += d), check()));
+            check();
+          });
+        await seen(head);
+        const created = await cliIn(dir, ['token', 'create', '--system']);
+        assert.equal(created.code, 0, created.stderr);
+        await seen(head + 1);
+        const last = lines(out).at(-1) as { event_type: string; project_id: string };
+        assert.deepEqual([last.event_type, last.project_id], ['token.issued', '@system']);
+      } finally {
+        follow.kill('SIGINT');
+        await new Promise((resolve) => follow.on('close', resolve));
         await holder.release();
       }
     });
