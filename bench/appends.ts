@@ -1,0 +1,115 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { getInMemoryEventStore } from '@event-driven-io/emmett';
+import { ClassicLevel } from 'classic-level';
+import { planAppend } from '../src/events/append-plan.js';
+import {
+  encode,
+  GENESIS_HASH,
+  openCatalog,
+  SYSTEM_META,
+  type EventLog,
+} from '../src/events/index.js';
+import { Keys } from '../src/events/level/keys.js';
+import { openEventLog } from '../src/events/open-log.js';
+import { perSecond } from './stats.js';
+import { benchCatalog, benchCommand, benchStream, payload, STREAMS } from './workload.js';
+
+const scratch = () => mkdtemp(join(tmpdir(), 'intentlog-bench-'));
+
+/** `writers` concurrent loops of commands on random streams; events/s. */
+const drive = async (log: EventLog, writers: number, perWriter: number): Promise<number> => {
+  let n = 0;
+  const writer = async () => {
+    for (let i = 0; i < perWriter; i++)
+      await benchCommand(log, benchStream(Math.floor(Math.random() * STREAMS)), n++);
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: writers }, writer));
+  return perSecond(writers * perWriter, performance.now() - started);
+};
+
+/**
+ * Steady state: one command on every stream first (JIT warm, each stream loaded once), so the
+ * figure is a running writer's. The first load of a stream from disk is what the command
+ * latency measurement shows.
+ */
+const warmUp = async (log: EventLog): Promise<void> => {
+  let next = 0;
+  const writer = async () => {
+    while (next < STREAMS) await benchCommand(log, benchStream(next), next++);
+  };
+  await Promise.all(Array.from({ length: 32 }, writer));
+};
+
+/** The full command path on the embedded LevelDB store, durable (group commit, sync: true). */
+export const commandPathLevelDb = async (writers: number, perWriter: number): Promise<number> => {
+  const dir = await scratch();
+  const log = await openEventLog({ dataDir: dir, catalog: benchCatalog });
+  try {
+    await warmUp(log);
+    return await drive(log, writers, perWriter);
+  } finally {
+    await log.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+};
+
+/** The same command path on Emmett's in-memory store (no durability at all). */
+export const commandPathEmmettMemory = async (writers: number, perWriter: number) => {
+  const store = getInMemoryEventStore() as unknown as EventLog;
+  await warmUp(store);
+  return drive(store, writers, perWriter);
+};
+
+/** Stored-record bytes exactly like the log writes them (envelope, hash chain, ~250-byte data). */
+const sampleRecords = (count: number): Buffer[] => {
+  const plan = planAppend({
+    streamName: benchStream(1),
+    events: Array.from({ length: count }, (_, i) => ({ type: 'bench.recorded', data: payload(i) })),
+    meta: SYSTEM_META,
+    expected: undefined,
+    streamVersion: 0,
+    projectHead: { cursor: 0, hash: GENESIS_HASH },
+    globalPosition: 0,
+    catalog: openCatalog,
+    keyFor: () => Buffer.alloc(32),
+  });
+  return plan.records.map((r) => encode(r));
+};
+
+/**
+ * The physical reference: raw classic-level chained batches with `sync: true`, `batch` events
+ * each (1 = one durable write per event; 32 = what group commit could do for 32 writers).
+ */
+export const rawLevelDb = async (batch: number, events: number): Promise<number> => {
+  const dir = await scratch();
+  const db = new ClassicLevel<Buffer, Buffer>(join(dir, 'raw'), {
+    keyEncoding: 'buffer',
+    valueEncoding: 'buffer',
+  });
+  await db.open();
+  const values = sampleRecords(1024);
+  let position = 0;
+  const run = async (count: number) => {
+    const started = performance.now();
+    for (let written = 0; written < count; written += batch) {
+      const b = db.batch();
+      for (let i = 0; i < batch; i++, position++)
+        b.put(Keys.global(position + 1), values[position % values.length]!);
+      await b.write({ sync: true });
+    }
+    return perSecond(count, performance.now() - started);
+  };
+  try {
+    await run(Math.min(50 * batch, events));
+    return await run(events);
+  } finally {
+    await db.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+};
+
+export const recordBytes = (): number => sampleRecords(1)[0]!.length;

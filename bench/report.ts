@@ -1,0 +1,129 @@
+import { fmt, pct } from './stats.js';
+
+type Summary = { p50: number; p99: number };
+type Latency = { cold: Summary; warm: Summary };
+
+export type Results = {
+  quick: boolean;
+  command: string;
+  machine: string;
+  workload: { payloadBytes: number; recordBytes: number };
+  appends: Record<'raw1' | 'raw32' | 'level1' | 'level32' | 'memory1' | 'memory32', number>;
+  build: Record<'small' | 'large', { events: number; ms: number }>;
+  replay: { events: number; raw: number; engine: number; peakRss: number; rawPeakRss: number };
+  reads: Latency;
+  latency: { small: Latency; large: Latency; sizes: [number, number] };
+  minutes: number;
+  /** 1-minute load average at the start and the end of the run */
+  load: [number, number];
+};
+
+const MB = 2 ** 20;
+const ms = (x: number) => `${x.toFixed(2)} ms`;
+const n = (x: number) => x.toLocaleString('en-US');
+const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
+
+const targets = (r: Results) => {
+  const a = r.appends;
+  const writers = a.level32 / a.raw32;
+  const replay = r.replay.engine / r.replay.raw;
+  const growth = r.latency.large.cold.p50 / r.latency.small.cold.p50 - 1;
+  const rss = r.replay.peakRss / MB;
+  const [small, large] = r.latency.sizes.map(n);
+  return [
+    [
+      '32 durable writers through the command path ≥ 50% of raw LevelDB batches of 32',
+      `${fmt(a.level32)} vs ${fmt(a.raw32)} events/s = ${pct(writers)}`,
+      writers >= 0.5,
+    ],
+    [
+      `replay of ${n(r.replay.events)} events through every projector ≥ 50% of raw iterate + decode`,
+      `${fmt(r.replay.engine)} vs ${fmt(r.replay.raw)} events/s = ${pct(replay)}`,
+      replay >= 0.5,
+    ],
+    [
+      `command latency on ${small} vs ${large} events within 20%`,
+      `p50 ${ms(r.latency.small.cold.p50)} vs ${ms(r.latency.large.cold.p50)} (${growth >= 0 ? '+' : ''}${pct(growth)})`,
+      Math.abs(growth) <= 0.2,
+    ],
+    [`peak RSS replaying ${n(r.replay.events)} events < 300 MB`, `${rss.toFixed(0)} MB`, rss < 300],
+  ] as const;
+};
+
+/** bench/RESULTS.md: the numbers, the targets, and the command and machine they came from. */
+export const report = (r: Results): string => {
+  const a = r.appends;
+  const lines = [
+    '# Benchmark results',
+    '',
+    `Produced by \`${r.command}\` on ${r.machine}, in ${r.minutes.toFixed(1)} minutes ` +
+      `(load average ${r.load[0].toFixed(1)} at the start, ${r.load[1].toFixed(1)} at the end).`,
+    `Workload: events with ${r.workload.payloadBytes} bytes of msgpack data (${r.workload.recordBytes}-byte stored records with the envelope and hash chain) over 2,000 streams. Medians of 3 runs.`,
+    r.quick ? '\n**Quick run: smaller sizes; not the figures the targets are judged on.**' : '',
+    '',
+    '## Targets',
+    '',
+    row(['target', 'measured', 'met']),
+    row(['---', '---', '---']),
+    ...targets(r).map(([what, measured, met]) => row([what, measured, met ? 'yes' : '**no**'])),
+    '',
+    '## Durable appends',
+    '',
+    row(['what', 'events/s', 'vs raw LevelDB (same batch size)']),
+    row(['---', '---:', '---:']),
+    row(['raw classic-level, 1 event per `sync: true` batch', fmt(a.raw1), '100%']),
+    row(['raw classic-level, 32 events per `sync: true` batch', fmt(a.raw32), '100%']),
+    row(['command path, LevelDB, 1 writer', fmt(a.level1), pct(a.level1 / a.raw1)]),
+    row(['command path, LevelDB, 32 concurrent writers', fmt(a.level32), pct(a.level32 / a.raw32)]),
+    row([
+      'command path, Emmett in-memory store, 1 writer (not durable)',
+      fmt(a.memory1),
+      pct(a.memory1 / a.raw1),
+    ]),
+    row([
+      'command path, Emmett in-memory store, 32 writers (not durable)',
+      fmt(a.memory32),
+      pct(a.memory32 / a.raw32),
+    ]),
+    '',
+    '## Replay and reads',
+    '',
+    row(['what', 'figure']),
+    row(['---', '---']),
+    row([
+      `raw iterate (nextv 1000) + msgpackr decode, ${n(r.replay.events)} events`,
+      `${fmt(r.replay.raw)} events/s (peak RSS ${(r.replay.rawPeakRss / MB).toFixed(0)} MB)`,
+    ]),
+    row([
+      `replay through every projector (startProjections from empty models)`,
+      `${fmt(r.replay.engine)} events/s = ${pct(r.replay.engine / r.replay.raw)} of raw; peak RSS ${(r.replay.peakRss / MB).toFixed(0)} MB`,
+    ]),
+    row([
+      'read one 100-event stream, first read in a fresh process',
+      `p50 ${ms(r.reads.cold.p50)}, p99 ${ms(r.reads.cold.p99)}`,
+    ]),
+    row([
+      'read one 100-event stream again',
+      `p50 ${ms(r.reads.warm.p50)}, p99 ${ms(r.reads.warm.p99)}`,
+    ]),
+    row([
+      `building the ${n(r.build.large.events)}-event log (appendToStream, 64 in flight × 10 events)`,
+      `${fmt((r.build.large.events / r.build.large.ms) * 1000)} events/s`,
+    ]),
+    '',
+    '## Command latency (one durable command on a 10-event stream)',
+    '',
+    row(['log size', 'first touch of the stream: p50 / p99', 'stream cached: p50 / p99']),
+    row(['---', '---', '---']),
+    ...(['small', 'large'] as const).map((k, i) => {
+      const l = r.latency[k];
+      return row([
+        `${n(r.latency.sizes[i]!)} events`,
+        `${ms(l.cold.p50)} / ${ms(l.cold.p99)}`,
+        `${ms(l.warm.p50)} / ${ms(l.warm.p99)}`,
+      ]);
+    }),
+    '',
+  ];
+  return lines.join('\n');
+};

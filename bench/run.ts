@@ -1,0 +1,147 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { commandPathEmmettMemory, commandPathLevelDb, rawLevelDb, recordBytes } from './appends.js';
+import { inChild } from './child.js';
+import type { BuildArgs, BuildResult } from './logs.js';
+import { report, type Results } from './report.js';
+import { median, medianOf, percentile, perSecond } from './stats.js';
+import { PAYLOAD_BYTES } from './workload.js';
+
+/**
+ * `npm run bench [-- --quick]`: every measurement of bench/README.md in one run, printed and
+ * written to bench/RESULTS.md with the command that produced it.
+ */
+const quick = process.argv.includes('--quick');
+const size = quick
+  ? { perWriter1: 400, perWriter32: 40, raw1: 400, raw32: 32 * 40, small: 10_000, large: 100_000 }
+  : {
+      perWriter1: 2000,
+      perWriter32: 250,
+      raw1: 2000,
+      raw32: 32 * 250,
+      small: 10_000,
+      large: 1_000_000,
+    };
+const RUNS = 3;
+const LATENCY_STREAMS = 300;
+const READ_STREAMS = 200;
+
+const note = (message: string) => process.stderr.write(`bench: ${message}\n`);
+const step = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
+  note(`${what} …`);
+  return fn();
+};
+
+const appends = async () => ({
+  raw1: await step('raw LevelDB, 1 event per durable batch', () =>
+    medianOf(RUNS, () => rawLevelDb(1, size.raw1)),
+  ),
+  raw32: await step('raw LevelDB, 32 events per durable batch', () =>
+    medianOf(RUNS, () => rawLevelDb(32, size.raw32)),
+  ),
+  level1: await step('command path on LevelDB, 1 writer', () =>
+    medianOf(RUNS, () => commandPathLevelDb(1, size.perWriter1)),
+  ),
+  level32: await step('command path on LevelDB, 32 writers', () =>
+    medianOf(RUNS, () => commandPathLevelDb(32, size.perWriter32)),
+  ),
+  memory1: await step("command path on Emmett's in-memory store, 1 writer", () =>
+    medianOf(RUNS, () => commandPathEmmettMemory(1, size.perWriter1)),
+  ),
+  memory32: await step("command path on Emmett's in-memory store, 32 writers", () =>
+    medianOf(RUNS, () => commandPathEmmettMemory(32, size.perWriter32)),
+  ),
+});
+
+const build = (dir: string, events: number, readStreams: number) =>
+  step(`building a log of ${events.toLocaleString('en-US')} events`, () =>
+    inChild<BuildResult>('build-log', {
+      dir,
+      events,
+      latencyStreams: LATENCY_STREAMS,
+      readStreams,
+    } satisfies BuildArgs),
+  );
+
+type Replay = { events: number; ms: number; peakRss: number };
+const replays = async (dir: string) => {
+  const raw: Replay[] = [];
+  const engine: Replay[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    raw.push(
+      await step(`raw iterate + decode, run ${i + 1}`, () =>
+        inChild('replay', { dir, mode: 'raw' }),
+      ),
+    );
+    engine.push(
+      await step(`replay through every projector, run ${i + 1}`, () =>
+        inChild('replay', { dir, mode: 'engine' }),
+      ),
+    );
+  }
+  const rate = (r: Replay[]) => median(r.map((x) => perSecond(x.events, x.ms)));
+  return {
+    events: engine[0]!.events,
+    raw: rate(raw),
+    engine: rate(engine),
+    peakRss: Math.max(...engine.map((r) => r.peakRss)),
+    rawPeakRss: Math.max(...raw.map((r) => r.peakRss)),
+  };
+};
+
+type Timings = { first: number[]; again: number[] };
+const latencies = async (dir: string, mode: 'command' | 'read', streams: number) => {
+  const runs: Timings[] = [];
+  for (let i = 0; i < RUNS; i++)
+    runs.push(await inChild<Timings>('latency', { dir, mode, streams, rounds: 2 }));
+  const summary = (pick: (t: Timings) => number[]) => ({
+    p50: median(runs.map((t) => percentile(pick(t), 50))),
+    p99: median(runs.map((t) => percentile(pick(t), 99))),
+  });
+  return { cold: summary((t) => t.first), warm: summary((t) => t.again) };
+};
+
+const main = async (): Promise<void> => {
+  const root = await mkdtemp(join(tmpdir(), 'intentlog-bench-logs-'));
+  try {
+    const started = Date.now();
+    const loadAtStart = loadavg()[0]!;
+    const a = await appends();
+    const small = join(root, 'small');
+    const large = join(root, 'large');
+    const builtSmall = await build(small, size.small, 0);
+    const builtLarge = await build(large, size.large, READ_STREAMS);
+    const replay = await replays(large);
+    const reads = await step('reading 100-event streams', () =>
+      latencies(large, 'read', READ_STREAMS),
+    );
+    const commandSmall = await step(`command latency, log of ${size.small}`, () =>
+      latencies(small, 'command', LATENCY_STREAMS),
+    );
+    const commandLarge = await step(`command latency, log of ${size.large}`, () =>
+      latencies(large, 'command', LATENCY_STREAMS),
+    );
+    const results: Results = {
+      quick,
+      command: `npm run bench${quick ? ' -- --quick' : ''}`,
+      machine: `${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+      workload: { payloadBytes: PAYLOAD_BYTES, recordBytes: recordBytes() },
+      appends: a,
+      build: { small: builtSmall, large: builtLarge },
+      replay,
+      reads,
+      latency: { small: commandSmall, large: commandLarge, sizes: [size.small, size.large] },
+      minutes: (Date.now() - started) / 60_000,
+      load: [loadAtStart, loadavg()[0]!],
+    };
+    const text = report(results);
+    process.stdout.write(text);
+    if (!quick) await writeFile(new URL('RESULTS.md', import.meta.url), text);
+    else note('--quick: bench/RESULTS.md left as it is (it records the full run)');
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+};
+
+await main();
