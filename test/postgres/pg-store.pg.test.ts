@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { openCatalog } from '../../src/events/index.js';
+import { filter, firstValueFrom, timeout } from 'rxjs';
+import { openCatalog, type EventLog } from '../../src/events/index.js';
 import {
   isPostgresUrl,
   openPostgresEventLog,
@@ -75,6 +77,43 @@ describe('PostgreSQL store specifics', () => {
       assert.equal(Number(after!.shreds), Number(before!.shreds) + 1);
     } finally {
       await log.close();
+    }
+  });
+
+  it("live() carries another instance's events by NOTIFY, and by polling while not listening", async () => {
+    const name = schema();
+    const writer = await openPostgresEventLog(storeUrl(name), openCatalog);
+    const byNotify = await openPostgresEventLog(storeUrl(name), openCatalog, { pollMs: 600_000 });
+    const byPoll = await openPostgresEventLog(storeUrl(name), openCatalog, { pollMs: 100 });
+    const listening = async (n: number) => {
+      const query = `SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = 'LISTEN "il_${name}"'`;
+      while ((await sql<{ n: number }>(query))[0]!.n < n) await sleep(20);
+      await sleep(50); // the wake that follows LISTEN has read the log
+    };
+    const seen = (log: EventLog, n: number) =>
+      firstValueFrom(
+        log.live().pipe(
+          filter((e) => e.data.n === n),
+          timeout(20_000),
+        ),
+      );
+    try {
+      // the poll is ten minutes away: only the notification can deliver this
+      const notified = seen(byNotify, 1);
+      await listening(1); // connected on the first subscription, and caught up
+      await writer.appendToStream('thing:p:a', [{ type: 'thing.happened', data: { n: 1 } }]);
+      assert.equal((await notified).global_position, 1);
+
+      const polled = seen(byPoll, 2);
+      await listening(2);
+      await sql(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE query = 'LISTEN "il_${name}"' AND pid <> pg_backend_pid()`,
+      );
+      await writer.appendToStream('thing:p:a', [{ type: 'thing.happened', data: { n: 2 } }]);
+      assert.equal((await polled).global_position, 2);
+    } finally {
+      await Promise.all([writer.close(), byNotify.close(), byPoll.close()]);
     }
   });
 });
