@@ -225,7 +225,7 @@ export const groupCommitter = async (deps: {
     global = staged.global;
     remember(streamHeads, staged.streams);
     remember(projectHeads, staged.projects);
-    for (const [s, key] of staged.keys) if (key) reader.contentKeys.set(s, key);
+    for (const [s, key] of staged.keys) if (key) reader.rememberKey(s, key);
     const records = settled.flatMap((s) => s.records);
     const events = records.length > 0 ? await reader.view(records) : [];
     deps.onCommit?.(events);
@@ -237,13 +237,31 @@ export const groupCommitter = async (deps: {
   // acknowledged (and the rest of a burst) queue their next appends in that turn, so concurrent
   // writers share one fsync instead of splitting into cohorts that alternate half-full batches.
   const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  // An exclusive job (a shred) runs between groups: no group is staged or written meanwhile.
+  let barrier: Promise<void> | undefined;
+  let committing: Promise<void> | undefined;
   const flush = async (): Promise<void> => {
     await nextTurn();
     while (queue.length > 0) {
-      await commit(queue.splice(0));
+      while (barrier) await barrier;
+      committing = commit(queue.splice(0));
+      await committing;
+      committing = undefined;
       await nextTurn();
     }
     flushing = undefined;
+  };
+  const exclusive = async <T>(job: () => Promise<T>): Promise<T> => {
+    while (barrier) await barrier;
+    let release = (): void => {};
+    barrier = new Promise<void>((resolve) => (release = resolve));
+    try {
+      while (committing) await committing;
+      return await job();
+    } finally {
+      barrier = undefined;
+      release();
+    }
   };
 
   return {
@@ -267,6 +285,7 @@ export const groupCommitter = async (deps: {
     knownStreamVersion: (name: string): number | undefined => streamHeads.get(name),
     idempotency: (scope: string) => stored<IdempotencyRecord>(Keys.idempotency(scope)),
     head: () => global,
+    exclusive,
     drain: async () => {
       while (flushing) await flushing;
     },

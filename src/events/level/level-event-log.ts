@@ -8,15 +8,13 @@ import { Subject } from 'rxjs';
 import type { Catalog } from '../catalog/catalog.js';
 import type { LogEvent } from '../envelope.js';
 import type { EventLog, LogAppendOptions, LogReadEventMetadata } from '../event-log.js';
-import { toReadEvent } from '../record-view.js';
+import { readRange, streamReadResult } from '../stream-read.js';
 import { Keys } from './keys.js';
 import { compact, type LevelDb } from './level-db.js';
 import { levelModelStore } from './level-model-store.js';
 import { levelReader } from './level-reader.js';
 import { groupCommitter } from './group-commit.js';
 import { streamCache } from './stream-cache.js';
-
-type AnyEvent = { type: string; data: Record<string, unknown> };
 
 /**
  * The embedded log over one abstract-level database (classic-level on disk, memory-level in
@@ -33,9 +31,10 @@ export const levelEventLog = async (db: LevelDb, catalog: Catalog): Promise<Even
   const wholeStream = async (name: string, version: number): Promise<readonly LogEvent[]> => {
     const cached = cache.get(name, version);
     if (cached) return cached;
+    const generation = cache.generation();
     const read = await reader.readStream(name, 1, Number.MAX_SAFE_INTEGER);
-    if ((read.at(-1)?.stream_version ?? 0) === committer.knownStreamVersion(name))
-      cache.put(name, read);
+    const complete = (read.at(-1)?.stream_version ?? 0) === committer.knownStreamVersion(name);
+    if (complete && generation === cache.generation()) cache.put(name, read);
     return read;
   };
 
@@ -45,28 +44,12 @@ export const levelEventLog = async (db: LevelDb, catalog: Catalog): Promise<Even
   ) => {
     const current = await committer.streamVersion(name);
     assertExpectedVersionMatchesCurrent(BigInt(current), options?.expectedStreamVersion, 0n);
-    const from = Number(options?.from ?? 1n);
-    const to =
-      options?.to !== undefined
-        ? Number(options.to)
-        : options?.maxCount !== undefined
-          ? from + Number(options.maxCount) - 1
-          : Number.MAX_SAFE_INTEGER;
+    const { from, to } = readRange(options);
     const whole = from <= 1 && to >= current;
     const read = whole
       ? (await wholeStream(name, current)).filter((e) => e.stream_version <= to)
       : await reader.readStream(name, from, to);
-    const upcast = options?.schema?.versioning?.upcast as ((e: AnyEvent) => AnyEvent) | undefined;
-    const events = read.map((e) => {
-      const event = toReadEvent(e);
-      return upcast ? { ...event, ...upcast(event) } : event;
-    });
-    const last = read.at(-1);
-    return {
-      currentStreamVersion: BigInt(last?.stream_version ?? 0),
-      events: events as never,
-      streamExists: current > 0,
-    };
+    return streamReadResult(read, current, options);
   };
 
   const log: EventLog = {
@@ -91,11 +74,12 @@ export const levelEventLog = async (db: LevelDb, catalog: Catalog): Promise<Even
     live: () => live.asObservable(),
     getIdempotency: (scope) => committer.idempotency(scope),
     async shred(subject) {
-      await committer.drain();
       const key = Keys.key(subject);
-      await db.batch().del(key).write({ sync: true });
-      reader.contentKeys.set(subject, null);
-      cache.clear();
+      await committer.exclusive(async () => {
+        await db.batch().del(key).write({ sync: true });
+        reader.forgetKey(subject);
+        cache.clear();
+      });
       await compact(db, key, Buffer.concat([key, Buffer.of(0)]));
     },
     models: levelModelStore(db),

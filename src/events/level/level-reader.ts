@@ -11,8 +11,10 @@ import type { LevelDb } from './level-db.js';
  */
 export const levelReader = (db: LevelDb, catalog: Catalog) => {
   const contentKeys = new Map<string, Uint8Array | null>();
+  // bumped by forgetKey: a lookup that began before a shred must not cache the destroyed key
+  let shreds = 0;
 
-  const loadKeys = async (records: StoredRecord[]): Promise<void> => {
+  const loadKeys = async (records: StoredRecord[]): Promise<Map<string, Uint8Array | null>> => {
     const missing = [
       ...new Set(
         records.flatMap((r) =>
@@ -20,14 +22,17 @@ export const levelReader = (db: LevelDb, catalog: Catalog) => {
         ),
       ),
     ];
-    if (missing.length === 0) return;
+    if (missing.length === 0) return contentKeys;
+    const before = shreds;
     const keys = await db.getMany(missing.map(Keys.key));
-    missing.forEach((subject, i) => contentKeys.set(subject, keys[i] ?? null));
+    const into = before === shreds ? contentKeys : new Map(contentKeys);
+    missing.forEach((subject, i) => into.set(subject, keys[i] ?? null));
+    return into;
   };
 
   const view = async (records: StoredRecord[]): Promise<LogEvent[]> => {
-    await loadKeys(records);
-    return records.map((r) => toLogEvent(r, catalog, (s) => contentKeys.get(s) ?? undefined));
+    const keys = await loadKeys(records);
+    return records.map((r) => toLogEvent(r, catalog, (s) => keys.get(s) ?? undefined));
   };
 
   const recordsAt = async (positions: number[]): Promise<StoredRecord[]> => {
@@ -47,7 +52,12 @@ export const levelReader = (db: LevelDb, catalog: Catalog) => {
     );
 
   return {
-    contentKeys,
+    /** a key a committed group wrote */
+    rememberKey: (subject: string, key: Uint8Array) => void contentKeys.set(subject, key),
+    forgetKey: (subject: string) => {
+      shreds++;
+      contentKeys.set(subject, null);
+    },
     view,
     readRaw,
     readAll: async (after: number, limit: number) => view(await readRaw(after, limit)),
