@@ -22,7 +22,8 @@ const files = walk(join(root, 'test'))
 const pgFiles = files.filter((f) => f.endsWith('.pg.test.ts'));
 const env = { ...process.env };
 
-const adminUrl = process.env.INTENTLOG_TEST_PG_ADMIN ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const adminUrl =
+  process.env.INTENTLOG_TEST_PG_ADMIN ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 let testDb;
 const reachable = async () => {
   const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
