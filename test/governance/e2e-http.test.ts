@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Client } from '@modelcontextprotocol/client';
 import type { Principal } from '../../src/commands/principal.js';
-import { call, connectAs, startServer, withDataDir, type Server } from './serve-harness.js';
+import { call, sharedServers } from './serve-harness.js';
 
 const actor = (actor_id: string): Principal => ({ kind: 'actor', actor_id });
 const P = 'acme';
@@ -31,26 +30,10 @@ const key = () => `e2e-${++keys}`;
  * `intentlog serve` process, each actor with its own bearer token.
  */
 describe('governance over HTTP: every tool, end to end', () => {
-  let server: Server;
-  let done: () => void;
-  const clients = {} as Record<Name, Client>;
-  const as = (name: Name) => clients[name];
-
-  before(async () => {
-    const ready = new Promise<void>((resolve, reject) => {
-      void withDataDir(principals, async (dir, tokens) => {
-        server = await startServer(dir);
-        for (const name of Object.keys(principals) as Name[])
-          clients[name] = await connectAs(server.url, tokens[name]!);
-        resolve();
-        await new Promise<void>((stop) => (done = stop));
-        for (const c of Object.values(clients)) await c.close();
-        await server.stop();
-      }).catch(reject);
-    });
-    await ready;
-  });
-  after(() => done());
+  const servers = sharedServers(1, principals);
+  const as = (name: Name) => servers.clients[0]![name]!;
+  before(() => servers.start());
+  after(() => servers.stop());
 
   it('create_project and register_actor: SYSTEM, then PO/PM; a PM cannot appoint a PO', async () => {
     const created = await call(as('system'), 'create_project', {

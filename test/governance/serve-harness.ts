@@ -111,3 +111,44 @@ export const call = async (
     throw new Error(`${name}: isError ${String(result.isError)} but ok ${envelope.ok}`);
   return envelope;
 };
+
+/**
+ * `count` servers over one fresh data dir (the first holds it, the others follow it) and a
+ * client per principal on each, shared by a suite: `start` in `before`, `stop` in `after`.
+ */
+export const sharedServers = (count: number, principals: Record<string, Principal>) => {
+  const clients: Record<string, Client>[] = [];
+  let release = () => {};
+  let finished: Promise<void> = Promise.resolve();
+  const run = (dir: string, tokens: Record<string, string>, ready: () => void) => async () => {
+    const servers: Server[] = [];
+    try {
+      for (let i = 0; i < count; i++) servers.push(await startServer(dir));
+      for (const server of servers) {
+        const byName: Record<string, Client> = {};
+        for (const name of Object.keys(principals))
+          byName[name] = await connectAs(server.url, tokens[name]!);
+        clients.push(byName);
+      }
+      ready();
+      await new Promise<void>((resolve) => (release = resolve));
+    } finally {
+      for (const byName of clients) for (const c of Object.values(byName)) await c.close();
+      for (const server of servers) await server.stop();
+    }
+  };
+  return {
+    /** per server, the clients by principal name */
+    clients,
+    start: () =>
+      new Promise<void>((ready, fail) => {
+        finished = withDataDir(principals, (dir, tokens) => run(dir, tokens, ready)()).catch(
+          (error: unknown) => fail(error),
+        );
+      }),
+    async stop() {
+      release();
+      await finished;
+    },
+  };
+};

@@ -1,8 +1,4 @@
 import { z } from 'zod';
-import type { App } from '../../app/app.js';
-import type { CommandOutcome } from '../../commands/handler.js';
-import type { GovernanceCall } from '../../commands/governance/run.js';
-import type { Principal } from '../../commands/principal.js';
 import { Id } from '../../commands/ids.js';
 import {
   DecisionKind,
@@ -11,85 +7,14 @@ import {
   Verdict,
 } from '../../events/catalog/governance.js';
 import { Role } from '../../events/catalog/project.js';
-import { Annotations, defineTool, type AnyTool, type Surface } from '../tool.js';
+import type { AnyTool, Surface } from '../tool.js';
+import { mutation, query } from './governance-define.js';
 import * as S from './governance-schemas.js';
 
 /**
- * The governance surface (contracts/governance.md): 18 tools, each a row of this table. A
- * mutation maps onto one command of `app.governance` and answers with its result, the log
- * position it reached and whether its idempotency key replayed it; a query maps onto one read.
+ * The governance surface (contracts/governance.md): 18 tools, each a row of this table; each
+ * mutation maps onto one command of `app.governance`, each query onto one read.
  */
-
-type Shape = z.ZodRawShape;
-type Args<A extends Shape> = z.output<z.ZodObject<A>> & {
-  project_id: string;
-  idempotency_key: string;
-};
-
-type MutationSpec<A extends Shape, R> = {
-  name: string;
-  title: string;
-  description: string;
-  args: A;
-  output: z.ZodType;
-  /** true where the change overwrites or ends something (a role, a package's fate) */
-  destructive?: boolean;
-  run: (app: App, args: Args<A>, call: GovernanceCall) => Promise<CommandOutcome<R>>;
-  summary: (result: R) => string;
-};
-
-/** A change: `project_id` and `idempotency_key` come first and last; a repeat is a replay. */
-const mutation = <A extends Shape, R>(spec: MutationSpec<A, R>): AnyTool =>
-  defineTool({
-    name: spec.name,
-    title: spec.title,
-    description: spec.description,
-    input: z.strictObject({
-      project_id: S.ProjectId,
-      ...spec.args,
-      idempotency_key: S.IdempotencyKey,
-    }),
-    output: spec.output,
-    annotations: Annotations.mutation({ destructive: spec.destructive ?? false, idempotent: true }),
-    tier: 'all',
-    async run(input, { app, principal }) {
-      const args = input as Args<A>;
-      const call = { principal, idempotencyKey: args.idempotency_key };
-      const outcome = await spec.run(app, args, call);
-      return {
-        result: outcome.result,
-        project_id: args.project_id,
-        replayed: outcome.replayed,
-        position: outcome.position,
-        summary: spec.summary(outcome.result),
-      };
-    },
-  });
-
-type QuerySpec<A extends Shape, R> = Omit<MutationSpec<A, R>, 'run' | 'destructive'> & {
-  run: (
-    app: App,
-    args: z.output<z.ZodObject<A>> & { project_id: string },
-    who: Principal,
-  ) => Promise<R>;
-};
-
-/** A read: answers from the read models once they hold everything committed before it. */
-const query = <A extends Shape, R>(spec: QuerySpec<A, R>): AnyTool =>
-  defineTool({
-    name: spec.name,
-    title: spec.title,
-    description: spec.description,
-    input: z.strictObject({ project_id: S.ProjectId, ...spec.args }),
-    output: spec.output,
-    annotations: Annotations.query,
-    tier: 'all',
-    async run(input, { app, principal }) {
-      const args = input as z.output<z.ZodObject<A>> & { project_id: string };
-      const result = await spec.run(app, args, principal);
-      return { result, project_id: args.project_id, summary: spec.summary(result) };
-    },
-  });
 
 type Package = z.infer<typeof S.WorkPackage>;
 const packageLine = (p: Package) =>
