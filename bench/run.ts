@@ -64,7 +64,7 @@ const build = (dir: string, events: number, readStreams: number) =>
     } satisfies BuildArgs),
   );
 
-type Replay = { events: number; ms: number; peakRss: number };
+type Replay = { events: number; ms: number; peakRss: number; peakAnon: number };
 const replays = async (dir: string) => {
   const raw: Replay[] = [];
   const engine: Replay[] = [];
@@ -86,7 +86,9 @@ const replays = async (dir: string) => {
     raw: rate(raw),
     engine: rate(engine),
     peakRss: Math.max(...engine.map((r) => r.peakRss)),
+    peakAnon: Math.max(...engine.map((r) => r.peakAnon)),
     rawPeakRss: Math.max(...raw.map((r) => r.peakRss)),
+    rawPeakAnon: Math.max(...raw.map((r) => r.peakAnon)),
   };
 };
 

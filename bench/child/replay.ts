@@ -5,7 +5,7 @@ import { decode, type StoredRecord } from '../../src/events/index.js';
 import { Keys } from '../../src/events/level/keys.js';
 import { openEventLog } from '../../src/events/open-log.js';
 import { allProjectors, startProjections } from '../../src/projections/index.js';
-import { childArgs, peakRss, reply } from '../child.js';
+import { childArgs, memorySampler, reply } from '../child.js';
 import { benchCatalog, benchProjector } from '../workload.js';
 
 type Args = { dir: string; mode: 'engine' | 'raw' };
@@ -45,5 +45,6 @@ const raw = async () => {
   return { events, ms };
 };
 
+const memory = memorySampler();
 const result = mode === 'engine' ? await engine() : await raw();
-reply({ ...result, peakRss: await peakRss() });
+reply({ ...result, ...(await memory.stop()) });
