@@ -59,6 +59,20 @@ if (run.length === 0) {
   process.exit(1);
 }
 
+// CLI tests start the real bin: build it once here rather than paying tsx in every process.
+if (!process.env.INTENTLOG_TEST_BIN) {
+  const build = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+    {
+      stdio: 'inherit',
+      cwd: root,
+    },
+  );
+  if (build.status !== 0) process.exit(build.status ?? 1);
+  env.INTENTLOG_TEST_BIN = join(root, 'dist/cli/main.js');
+}
+
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...run],

@@ -3,16 +3,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openApp, type App } from '../../src/app/app.js';
+import { intentlogArgs } from '../support/intentlog-bin.js';
 
 const root = new URL('../..', import.meta.url).pathname;
-const main = join(root, 'src/cli/main.ts');
 
 export type CliResult = { code: number | null; stdout: string; stderr: string };
 
 /** Runs `intentlog <args>` as a real process, the way a user would. */
 export const cli = (args: string[], env: Record<string, string> = {}): Promise<CliResult> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', main, ...args], {
+    const child = spawn(process.execPath, intentlogArgs(args), {
       cwd: root,
       env: { ...process.env, INTENTLOG_HOME: '', INTENTLOG_STORE: '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,14 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { intentlogArgs } from '../support/intentlog-bin.js';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
-const main = 'src/cli/main.ts';
-
-/** How a test runs `intentlog <args>`: the real CLI through tsx, from the repository root. */
+/** How a test runs `intentlog <args>`: the real CLI, from the repository root. */
 export const intentlog = (args: string[]): { command: string; args: string[] } => ({
   command: process.execPath,
-  args: ['--import', 'tsx', main, ...args],
+  args: intentlogArgs(args),
 });
 
 const cleanEnv = (extra: Record<string, string> = {}): Record<string, string> => ({
