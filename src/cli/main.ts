@@ -5,6 +5,7 @@ import { auditCommand } from './commands/audit.js';
 import { exportCommand } from './commands/export.js';
 import { logCommand } from './commands/log.js';
 import { mcpCommand } from './commands/mcp.js';
+import { migrateCommand } from './commands/migrate.js';
 import { projectionsCommand } from './commands/projections.js';
 import { serveCommand } from './commands/serve.js';
 import { syncCommand } from './commands/sync.js';
@@ -34,6 +35,7 @@ const program = new Command('intentlog')
   .addCommand(tokenCommand())
   .addCommand(mcpCommand())
   .addCommand(serveCommand())
-  .addCommand(syncCommand());
+  .addCommand(syncCommand())
+  .addCommand(migrateCommand());
 
 await program.parseAsync(process.argv);

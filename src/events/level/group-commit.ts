@@ -285,6 +285,12 @@ export const groupCommitter = async (deps: {
     knownStreamVersion: (name: string): number | undefined => streamHeads.get(name),
     idempotency: (scope: string) => stored<IdempotencyRecord>(Keys.idempotency(scope)),
     head: () => global,
+    /** Records were imported in an exclusive job (level-import.ts): their head, no cached heads. */
+    imported: (head: number): void => {
+      global = head;
+      streamHeads.clear();
+      projectHeads.clear();
+    },
     exclusive,
     drain: async () => {
       while (flushing) await flushing;

@@ -7,10 +7,12 @@ import {
 import { Subject } from 'rxjs';
 import type { Catalog } from '../catalog/catalog.js';
 import type { LogEvent } from '../envelope.js';
-import type { EventLog, LogAppendOptions, LogReadEventMetadata } from '../event-log.js';
+import type { LogAppendOptions, LogReadEventMetadata } from '../event-log.js';
+import type { TransferableLog } from '../record-import.js';
 import { readRange, streamReadResult } from '../stream-read.js';
 import { Keys } from './keys.js';
 import { compact, type LevelDb } from './level-db.js';
+import { levelContentKeys, levelImport } from './level-import.js';
 import { levelModelStore } from './level-model-store.js';
 import { levelReader } from './level-reader.js';
 import { groupCommitter } from './group-commit.js';
@@ -21,7 +23,7 @@ import { streamCache } from './stream-cache.js';
  * tests). The process that opened the database is the only writer; appends go through group
  * commit and are acknowledged only once durable.
  */
-export const levelEventLog = async (db: LevelDb, catalog: Catalog): Promise<EventLog> => {
+export const levelEventLog = async (db: LevelDb, catalog: Catalog): Promise<TransferableLog> => {
   const reader = levelReader(db, catalog);
   const live = new Subject<LogEvent>();
   const cache = streamCache();
@@ -52,7 +54,7 @@ export const levelEventLog = async (db: LevelDb, catalog: Catalog): Promise<Even
     return streamReadResult(read, current, options);
   };
 
-  const log: EventLog = {
+  const log: TransferableLog = {
     readStream,
     async aggregateStream<State, E extends Event, P extends Event = E>(
       name: string,
@@ -82,6 +84,15 @@ export const levelEventLog = async (db: LevelDb, catalog: Catalog): Promise<Even
       });
       await compact(db, key, Buffer.concat([key, Buffer.of(0)]));
     },
+    contentKeys: (subjects) => levelContentKeys(db, subjects),
+    // between commit groups, like a shred: no append is staged against the heads it moves
+    importRecords: (records, keys) =>
+      committer.exclusive(async () => {
+        const imported = await levelImport(db, committer.head(), records, keys);
+        committer.imported(imported.head);
+        for (const [subject, key] of imported.keys) reader.rememberKey(subject, key);
+        cache.clear();
+      }),
     models: levelModelStore(db),
     async close() {
       await committer.drain();

@@ -6,12 +6,14 @@ import {
 } from '@event-driven-io/emmett';
 import pg from 'pg';
 import type { Catalog } from '../catalog/catalog.js';
-import type { EventLog, LogAppendOptions, LogReadEventMetadata } from '../event-log.js';
+import type { LogAppendOptions, LogReadEventMetadata } from '../event-log.js';
+import type { TransferableLog } from '../record-import.js';
 import { levelModelStore } from '../level/level-model-store.js';
 import { openMemoryLevel } from '../level/level-db.js';
 import { readRange, streamReadResult } from '../stream-read.js';
 import { channelOf, parsePgLocation } from './connection.js';
 import { pgGroupCommitter } from './pg-group-commit.js';
+import { pgContentKeys, pgImport } from './pg-import.js';
 import { pgLive } from './pg-live.js';
 import { pgReader } from './pg-reader.js';
 import { migrate } from './schema.js';
@@ -35,7 +37,7 @@ export const openPostgresEventLog = async (
   url: string,
   catalog: Catalog,
   options: PgEventLogOptions = {},
-): Promise<EventLog> => {
+): Promise<TransferableLog> => {
   const { connectionString, schema } = parsePgLocation(url);
   const pool = new pg.Pool({
     connectionString,
@@ -72,7 +74,7 @@ export const openPostgresEventLog = async (
     return streamReadResult<E, P>(read.events, read.version, options);
   };
 
-  const log: EventLog = {
+  const log: TransferableLog = {
     readStream,
     async aggregateStream<State, E extends Event, P extends Event = E>(
       name: string,
@@ -96,6 +98,8 @@ export const openPostgresEventLog = async (
     live: () => live.observable(),
     getIdempotency: (scope) => reader.idempotency(scope),
     shred: (subject) => shredSubject(pool, schema, subject),
+    contentKeys: (subjects) => pgContentKeys(pool, `"${schema}"`, subjects),
+    importRecords: (records, keys) => pgImport(pool, `"${schema}"`, channel, records, keys),
     models: levelModelStore(models),
     async close() {
       await committer.drain();
