@@ -80,11 +80,27 @@ const sampleRecords = (count: number): Buffer[] => {
   return plan.records.map((r) => encode(r));
 };
 
+/** The keys the log writes besides the record: stream and project index entries and heads. */
+const logIndexPuts = (
+  batch: ReturnType<ClassicLevel<Buffer, Buffer>['batch']>,
+  position: number,
+) => {
+  const stream = benchStream(position);
+  const project = `project-${position % 20}`;
+  const version = Math.floor(position / STREAMS) + 1;
+  batch.put(Keys.stream(stream, version), Keys.global(position).subarray(1));
+  batch.put(Keys.project(project, position), Keys.global(position).subarray(1));
+  batch.put(Keys.streamHead(stream), Keys.global(version).subarray(1));
+  batch.put(Keys.projectHead(project), encode({ cursor: position, hash: 'f'.repeat(64) }));
+};
+
 /**
  * The physical reference: raw classic-level chained batches with `sync: true`, `batch` events
- * each (1 = one durable write per event; 32 = what group commit could do for 32 writers).
+ * each (1 = one durable write per event; 32 = what group commit could do for 32 writers), of
+ * the record bytes the log writes; with `logKeys`, also the four index entries and heads the
+ * log writes per event (the same durable batches, key for key).
  */
-export const rawLevelDb = async (batch: number, events: number): Promise<number> => {
+export const rawLevelDb = async (batch: number, events: number, logKeys = false) => {
   const dir = await scratch();
   const db = new ClassicLevel<Buffer, Buffer>(join(dir, 'raw'), {
     keyEncoding: 'buffer',
@@ -97,8 +113,10 @@ export const rawLevelDb = async (batch: number, events: number): Promise<number>
     const started = performance.now();
     for (let written = 0; written < count; written += batch) {
       const b = db.batch();
-      for (let i = 0; i < batch; i++, position++)
+      for (let i = 0; i < batch; i++, position++) {
         b.put(Keys.global(position + 1), values[position % values.length]!);
+        if (logKeys) logIndexPuts(b, position + 1);
+      }
       await b.write({ sync: true });
     }
     return perSecond(count, performance.now() - started);

@@ -5,7 +5,7 @@ import { commandPathEmmettMemory, commandPathLevelDb, rawLevelDb, recordBytes } 
 import { inChild } from './child.js';
 import type { BuildArgs, BuildResult } from './logs.js';
 import { report, type Results } from './report.js';
-import { median, medianOf, percentile, perSecond } from './stats.js';
+import { median, percentile, perSecond } from './stats.js';
 import { PAYLOAD_BYTES } from './workload.js';
 
 /**
@@ -33,26 +33,52 @@ const step = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
   return fn();
 };
 
-const appends = async () => ({
-  raw1: await step('raw LevelDB, 1 event per durable batch', () =>
-    medianOf(RUNS, () => rawLevelDb(1, size.raw1)),
-  ),
-  raw32: await step('raw LevelDB, 32 events per durable batch', () =>
-    medianOf(RUNS, () => rawLevelDb(32, size.raw32)),
-  ),
-  level1: await step('command path on LevelDB, 1 writer', () =>
-    medianOf(RUNS, () => commandPathLevelDb(1, size.perWriter1)),
-  ),
-  level32: await step('command path on LevelDB, 32 writers', () =>
-    medianOf(RUNS, () => commandPathLevelDb(32, size.perWriter32)),
-  ),
-  memory1: await step("command path on Emmett's in-memory store, 1 writer", () =>
-    medianOf(RUNS, () => commandPathEmmettMemory(1, size.perWriter1)),
-  ),
-  memory32: await step("command path on Emmett's in-memory store, 32 writers", () =>
-    medianOf(RUNS, () => commandPathEmmettMemory(32, size.perWriter32)),
-  ),
-});
+const APPENDS = {
+  raw1: ['raw LevelDB, 1 event per durable batch', () => rawLevelDb(1, size.raw1)],
+  level1: ['command path on LevelDB, 1 writer', () => commandPathLevelDb(1, size.perWriter1)],
+  raw32: ['raw LevelDB, 32 events per durable batch', () => rawLevelDb(32, size.raw32)],
+  raw32keys: [
+    "raw LevelDB, 32 events per durable batch with the log's index keys",
+    () => rawLevelDb(32, size.raw32, true),
+  ],
+  level32: ['command path on LevelDB, 32 writers', () => commandPathLevelDb(32, size.perWriter32)],
+  memory1: [
+    "Emmett's in-memory store, 1 writer",
+    () => commandPathEmmettMemory(1, size.perWriter1),
+  ],
+  memory32: [
+    "Emmett's in-memory store, 32 writers",
+    () => commandPathEmmettMemory(32, size.perWriter32),
+  ],
+} as const;
+type AppendKey = keyof typeof APPENDS;
+
+/**
+ * Every append measurement once per run, interleaved, so a command-path figure and its raw
+ * reference see the same neighbours: ratios are the median of each run's own ratio.
+ */
+const appends = async () => {
+  const runs: Record<AppendKey, number>[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const run = {} as Record<AppendKey, number>;
+    for (const [key, [what, measure]] of Object.entries(APPENDS))
+      run[key as AppendKey] = await step(`${what}, run ${i + 1}`, measure);
+    runs.push(run);
+  }
+  const rate = (k: AppendKey) => median(runs.map((r) => r[k]));
+  const ratio = (k: AppendKey, raw: AppendKey) => median(runs.map((r) => r[k] / r[raw]));
+  const keys = Object.keys(APPENDS) as AppendKey[];
+  return {
+    rates: Object.fromEntries(keys.map((k) => [k, rate(k)])) as Record<AppendKey, number>,
+    ratios: {
+      level1: ratio('level1', 'raw1'),
+      level32: ratio('level32', 'raw32'),
+      level32keys: ratio('level32', 'raw32keys'),
+      memory1: ratio('memory1', 'raw1'),
+      memory32: ratio('memory32', 'raw32'),
+    },
+  };
+};
 
 const build = (dir: string, events: number, readStreams: number) =>
   step(`building a log of ${events.toLocaleString('en-US')} events`, () =>
@@ -93,15 +119,24 @@ const replays = async (dir: string) => {
 };
 
 type Timings = { first: number[]; again: number[] };
-const latencies = async (dir: string, mode: 'command' | 'read', streams: number) => {
-  const runs: Timings[] = [];
+type Latency = { cold: { p50: number; p99: number }; warm: { p50: number; p99: number } };
+
+/**
+ * Per data dir: p50/p99 of the first touch of each stream and of a second one, medians of
+ * runs. With several dirs, one process opens them all and alternates between them command by
+ * command, so disk and CPU contention fall on each alike.
+ */
+const latencies = async (dirs: string[], mode: 'command' | 'read', streams: number) => {
+  const runs: Timings[][] = [];
   for (let i = 0; i < RUNS; i++)
-    runs.push(await inChild<Timings>('latency', { dir, mode, streams, rounds: 2 }));
-  const summary = (pick: (t: Timings) => number[]) => ({
-    p50: median(runs.map((t) => percentile(pick(t), 50))),
-    p99: median(runs.map((t) => percentile(pick(t), 99))),
+    runs.push(await inChild<Timings[]>('latency', { dirs, mode, streams, rounds: 2 }));
+  return dirs.map((_, d): Latency => {
+    const summary = (pick: (t: Timings) => number[]) => ({
+      p50: median(runs.map((run) => percentile(pick(run[d]!), 50))),
+      p99: median(runs.map((run) => percentile(pick(run[d]!), 99))),
+    });
+    return { cold: summary((t) => t.first), warm: summary((t) => t.again) };
   });
-  return { cold: summary((t) => t.first), warm: summary((t) => t.again) };
 };
 
 const main = async (): Promise<void> => {
@@ -115,14 +150,12 @@ const main = async (): Promise<void> => {
     const builtSmall = await build(small, size.small, 0);
     const builtLarge = await build(large, size.large, READ_STREAMS);
     const replay = await replays(large);
-    const reads = await step('reading 100-event streams', () =>
-      latencies(large, 'read', READ_STREAMS),
+    const [reads] = await step('reading 100-event streams', () =>
+      latencies([large], 'read', READ_STREAMS),
     );
-    const commandSmall = await step(`command latency, log of ${size.small}`, () =>
-      latencies(small, 'command', LATENCY_STREAMS),
-    );
-    const commandLarge = await step(`command latency, log of ${size.large}`, () =>
-      latencies(large, 'command', LATENCY_STREAMS),
+    const [commandSmall, commandLarge] = await step(
+      `command latency, logs of ${size.small} and ${size.large} events, alternating`,
+      () => latencies([small, large], 'command', LATENCY_STREAMS),
     );
     const results: Results = {
       quick,
@@ -132,8 +165,8 @@ const main = async (): Promise<void> => {
       appends: a,
       build: { small: builtSmall, large: builtLarge },
       replay,
-      reads,
-      latency: { small: commandSmall, large: commandLarge, sizes: [size.small, size.large] },
+      reads: reads!,
+      latency: { small: commandSmall!, large: commandLarge!, sizes: [size.small, size.large] },
       minutes: (Date.now() - started) / 60_000,
       load: [loadAtStart, loadavg()[0]!],
     };
