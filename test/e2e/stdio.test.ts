@@ -2,6 +2,8 @@ import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { cliIn, withDataDir } from '../cli/cli-harness.js';
+import { governanceSurface } from '../../src/mcp/surfaces/governance.js';
+import { systemSurface } from '../../src/mcp/surfaces/system.js';
 import { intentlog, resultOf, root, stdioClient } from './harness.js';
 
 const VERSIONS = ['2025-03-26', '2025-06-18', '2025-11-25'];
@@ -14,7 +16,8 @@ describe('intentlog mcp (stdio)', () => {
         assert.equal(client.getNegotiatedProtocolVersion(), version);
         assert.equal(client.getServerVersion()?.name, 'intentlog');
         const { tools } = await client.listTools();
-        assert.deepEqual(tools.map((t) => t.name).sort(), ['server_info', 'whoami']);
+        const served = [...governanceSurface.tools, ...systemSurface.tools].map((t) => t.name);
+        assert.deepEqual(tools.map((t) => t.name).sort(), served.sort());
         const me = await resultOf(client, 'whoami');
         assert.deepEqual(me.principal, { kind: 'system' });
         await client.close();

@@ -10,8 +10,11 @@ export const surfaces: ReadonlyMap<string, Surface> = new Map(
   [systemSurface, governanceSurface].map((s) => [s.name, s]),
 );
 
-/** What `intentlog mcp` and `intentlog serve` serve without `--surface`. */
-export const DEFAULT_SURFACES = 'system';
+/**
+ * What `intentlog mcp` and `intentlog serve` serve without `--surface`: the one complete
+ * contract surface, so a person who pastes the printed snippet can do real work at once.
+ */
+export const DEFAULT_SURFACES = 'governance,system';
 
 /** Resolves `--surface` (e.g. `governance,intent` or `storymap-local:core`) against the registry. */
 export const resolveSurfaces = (spec: string = DEFAULT_SURFACES): SelectedSurface[] =>
