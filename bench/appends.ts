@@ -17,18 +17,35 @@ import { openEventLog } from '../src/events/open-log.js';
 import { perSecond } from './stats.js';
 import { benchCatalog, benchCommand, benchStream, payload, STREAMS } from './workload.js';
 
+/** Events per second, and the process's CPU time per event (all threads: LevelDB's too). */
+export type Rate = { rate: number; cpuUs: number };
+
+const measure = () => {
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  return {
+    stop: (events: number): Rate => {
+      const used = process.cpuUsage(cpu);
+      return {
+        rate: perSecond(events, performance.now() - started),
+        cpuUs: (used.user + used.system) / events,
+      };
+    },
+  };
+};
+
 const scratch = () => mkdtemp(join(tmpdir(), 'intentlog-bench-'));
 
 /** `writers` concurrent loops of commands on random streams; events/s. */
-const drive = async (log: EventLog, writers: number, perWriter: number): Promise<number> => {
+const drive = async (log: EventLog, writers: number, perWriter: number): Promise<Rate> => {
   let n = 0;
   const writer = async () => {
     for (let i = 0; i < perWriter; i++)
       await benchCommand(log, benchStream(Math.floor(Math.random() * STREAMS)), n++);
   };
-  const started = performance.now();
+  const clock = measure();
   await Promise.all(Array.from({ length: writers }, writer));
-  return perSecond(writers * perWriter, performance.now() - started);
+  return clock.stop(writers * perWriter);
 };
 
 /**
@@ -45,7 +62,7 @@ const warmUp = async (log: EventLog): Promise<void> => {
 };
 
 /** The full command path on the embedded LevelDB store, durable (group commit, sync: true). */
-export const commandPathLevelDb = async (writers: number, perWriter: number): Promise<number> => {
+export const commandPathLevelDbRate = async (writers: number, perWriter: number): Promise<Rate> => {
   const dir = await scratch();
   const log = await openEventLog({ dataDir: dir, catalog: benchCatalog });
   try {
@@ -58,7 +75,7 @@ export const commandPathLevelDb = async (writers: number, perWriter: number): Pr
 };
 
 /** The same command path on Emmett's in-memory store (no durability at all). */
-export const commandPathEmmettMemory = async (writers: number, perWriter: number) => {
+export const commandPathEmmettMemoryRate = async (writers: number, perWriter: number) => {
   const store = getInMemoryEventStore() as unknown as EventLog;
   await warmUp(store);
   return drive(store, writers, perWriter);
@@ -100,7 +117,7 @@ const logIndexPuts = (
  * the record bytes the log writes; with `logKeys`, also the four index entries and heads the
  * log writes per event (the same durable batches, key for key).
  */
-export const rawLevelDb = async (batch: number, events: number, logKeys = false) => {
+export const rawLevelDbRate = async (batch: number, events: number, logKeys = false) => {
   const dir = await scratch();
   const db = new ClassicLevel<Buffer, Buffer>(join(dir, 'raw'), {
     keyEncoding: 'buffer',
@@ -110,7 +127,7 @@ export const rawLevelDb = async (batch: number, events: number, logKeys = false)
   const values = sampleRecords(1024);
   let position = 0;
   const run = async (count: number) => {
-    const started = performance.now();
+    const clock = measure();
     for (let written = 0; written < count; written += batch) {
       const b = db.batch();
       for (let i = 0; i < batch; i++, position++) {
@@ -119,7 +136,7 @@ export const rawLevelDb = async (batch: number, events: number, logKeys = false)
       }
       await b.write({ sync: true });
     }
-    return perSecond(count, performance.now() - started);
+    return clock.stop(count);
   };
   try {
     await run(Math.min(50 * batch, events));
@@ -131,3 +148,11 @@ export const rawLevelDb = async (batch: number, events: number, logKeys = false)
 };
 
 export const recordBytes = (): number => sampleRecords(1)[0]!.length;
+
+/** The same measurements as plain events/s (what bench/postgres.ts compares with). */
+export const commandPathLevelDb = async (writers: number, perWriter: number): Promise<number> =>
+  (await commandPathLevelDbRate(writers, perWriter)).rate;
+export const commandPathEmmettMemory = async (writers: number, perWriter: number) =>
+  (await commandPathEmmettMemoryRate(writers, perWriter)).rate;
+export const rawLevelDb = async (batch: number, events: number, logKeys = false) =>
+  (await rawLevelDbRate(batch, events, logKeys)).rate;

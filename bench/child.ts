@@ -7,7 +7,7 @@ const here = new URL('.', import.meta.url).pathname;
  * Runs bench/child/<script>.ts in a fresh Node process (its own heap, caches and RSS) and
  * returns the JSON it prints as its last stdout line. Its stderr goes to ours.
  */
-export const inChild = <T>(script: string, args: Record<string, unknown>): Promise<T> =>
+export const inChild = <T>(script: string, args: object): Promise<T> =>
   new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,

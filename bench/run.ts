@@ -1,7 +1,13 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { commandPathEmmettMemory, commandPathLevelDb, rawLevelDb, recordBytes } from './appends.js';
+import {
+  commandPathEmmettMemoryRate as commandPathEmmettMemory,
+  commandPathLevelDbRate as commandPathLevelDb,
+  rawLevelDbRate as rawLevelDb,
+  recordBytes,
+  type Rate,
+} from './appends.js';
 import { inChild } from './child.js';
 import type { BuildArgs, BuildResult } from './logs.js';
 import { report, type Results } from './report.js';
@@ -58,18 +64,23 @@ type AppendKey = keyof typeof APPENDS;
  * reference see the same neighbours: ratios are the median of each run's own ratio.
  */
 const appends = async () => {
-  const runs: Record<AppendKey, number>[] = [];
+  const runs: Record<AppendKey, Rate>[] = [];
   for (let i = 0; i < RUNS; i++) {
-    const run = {} as Record<AppendKey, number>;
+    const run = {} as Record<AppendKey, Rate>;
     for (const [key, [what, measure]] of Object.entries(APPENDS))
       run[key as AppendKey] = await step(`${what}, run ${i + 1}`, measure);
     runs.push(run);
   }
-  const rate = (k: AppendKey) => median(runs.map((r) => r[k]));
-  const ratio = (k: AppendKey, raw: AppendKey) => median(runs.map((r) => r[k] / r[raw]));
   const keys = Object.keys(APPENDS) as AppendKey[];
+  const each = (figure: (r: Rate) => number) =>
+    Object.fromEntries(keys.map((k) => [k, median(runs.map((r) => figure(r[k])))])) as Record<
+      AppendKey,
+      number
+    >;
+  const ratio = (k: AppendKey, raw: AppendKey) => median(runs.map((r) => r[k].rate / r[raw].rate));
   return {
-    rates: Object.fromEntries(keys.map((k) => [k, rate(k)])) as Record<AppendKey, number>,
+    rates: each((r) => r.rate),
+    cpuUs: each((r) => r.cpuUs),
     ratios: {
       level1: ratio('level1', 'raw1'),
       level32: ratio('level32', 'raw32'),
