@@ -61,6 +61,8 @@ export const groupCommitter = async (deps: {
   catalog: Catalog;
   reader: LevelReader;
   live: Subject<LogEvent>;
+  /** on disk: batches are fsynced, and worth filling */
+  durable: boolean;
   onCommit?: (events: LogEvent[]) => void;
 }) => {
   const { db, catalog, reader, live } = deps;
@@ -233,10 +235,14 @@ export const groupCommitter = async (deps: {
     for (const e of events) live.next(e);
   };
 
-  // Before taking a group, yield one turn of the event loop: the callers the last batch just
-  // acknowledged (and the rest of a burst) queue their next appends in that turn, so concurrent
-  // writers share one fsync instead of splitting into cohorts that alternate half-full batches.
-  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  // On disk, yield one turn of the event loop before taking a group: the callers the last batch
+  // just acknowledged (and the rest of a burst) queue their next appends in that turn, so
+  // concurrent writers share one fsync instead of splitting into cohorts that alternate
+  // half-full batches. In memory there is no fsync to share, and memory-level answers through
+  // microtasks only: a reader looping on it would never let that turn come.
+  const nextTurn = deps.durable
+    ? () => new Promise<void>((resolve) => setImmediate(resolve))
+    : () => Promise.resolve();
   // An exclusive job (a shred) runs between groups: no group is staged or written meanwhile.
   let barrier: Promise<void> | undefined;
   let committing: Promise<void> | undefined;

@@ -19,7 +19,10 @@ export const openMemoryLevel = async (): Promise<LevelDb> => {
   return db;
 };
 
+/** Whether writes reach a disk (classic-level) or stay in memory (memory-level). */
+export const isOnDisk = (db: LevelDb): boolean => db instanceof ClassicLevel;
+
 /** LevelDB can drop deleted bytes from disk; memory-level has nothing to compact. */
 export const compact = async (db: LevelDb, start: Buffer, end: Buffer): Promise<void> => {
-  if (db instanceof ClassicLevel) await db.compactRange(start, end);
+  if (isOnDisk(db)) await (db as ClassicLevel<Buffer, Buffer>).compactRange(start, end);
 };

@@ -11,7 +11,7 @@ import type { LogAppendOptions, LogReadEventMetadata } from '../event-log.js';
 import type { TransferableLog } from '../record-import.js';
 import { readRange, streamReadResult } from '../stream-read.js';
 import { Keys } from './keys.js';
-import { compact, type LevelDb } from './level-db.js';
+import { compact, isOnDisk, type LevelDb } from './level-db.js';
 import { levelContentKeys, levelImport } from './level-import.js';
 import { levelModelStore } from './level-model-store.js';
 import { levelReader } from './level-reader.js';
@@ -27,7 +27,14 @@ export const levelEventLog = async (db: LevelDb, catalog: Catalog): Promise<Tran
   const reader = levelReader(db, catalog);
   const live = new Subject<LogEvent>();
   const cache = streamCache();
-  const committer = await groupCommitter({ db, catalog, reader, live, onCommit: cache.committed });
+  const committer = await groupCommitter({
+    db,
+    catalog,
+    reader,
+    live,
+    durable: isOnDisk(db),
+    onCommit: cache.committed,
+  });
 
   /** The whole stream: from the writer's cache, or read and cached if nothing landed meanwhile. */
   const wholeStream = async (name: string, version: number): Promise<readonly LogEvent[]> => {
