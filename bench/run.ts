@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -150,6 +150,14 @@ const latencies = async (dirs: string[], mode: 'command' | 'read', streams: numb
   });
 };
 
+/** Writes RESULTS.md, keeping the "## PostgreSQL" section `npm run bench:pg` maintains at its end. */
+const writeResults = async (text: string): Promise<void> => {
+  const file = new URL('RESULTS.md', import.meta.url);
+  const previous = await readFile(file, 'utf8').catch(() => '');
+  const at = previous.search(/^## PostgreSQL$/m);
+  await writeFile(file, at < 0 ? text : `${text.trimEnd()}\n\n${previous.slice(at)}`);
+};
+
 const main = async (): Promise<void> => {
   const root = await mkdtemp(join(tmpdir(), 'intentlog-bench-logs-'));
   try {
@@ -183,7 +191,7 @@ const main = async (): Promise<void> => {
     };
     const text = report(results);
     process.stdout.write(text);
-    if (!quick) await writeFile(new URL('RESULTS.md', import.meta.url), text);
+    if (!quick) await writeResults(text);
     else note('--quick: bench/RESULTS.md left as it is (it records the full run)');
   } finally {
     await rm(root, { recursive: true, force: true });
