@@ -119,7 +119,7 @@ describe('governance over HTTP: 2 server processes on one data dir', () => {
         });
     });
     let writing = true;
-    const finished = Promise.all(writers).then(() => (writing = false));
+    const finished = Promise.all(writers).finally(() => (writing = false));
     const seen: { cursor: number; aggregate_id: string; event_type: string }[] = [];
     let cursor = 0;
     for (let drained = false; !drained;) {

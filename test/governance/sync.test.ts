@@ -74,10 +74,13 @@ describe('sync_since', () => {
         })(),
       );
       let done = false;
-      const writing = Promise.all(writers).then(() => (done = true));
+      // done also when a writer fails, so the loop ends and `await writing` reports it
+      const writing = Promise.all(writers).finally(() => (done = true));
       const seen: number[] = [];
       let cursor = 0;
       for (;;) {
+        // a consumer polls: yield to timers, or a loop of reads could starve the writers
+        await new Promise((resolve) => setImmediate(resolve));
         const page = await g.syncSince({ project_id: P, cursor, limit: 7 }, principal(impl));
         seen.push(...page.events.map((e) => e.cursor));
         cursor = page.next_cursor;

@@ -18,9 +18,7 @@ export const IdempotencyKey = z
   .min(1)
   .max(128)
   .describe(
-    'required on every change: a key you choose per intended change. Repeating a call with the ' +
-      'same key and arguments replays the first answer; the same key with other arguments is ' +
-      '`conflict`.',
+    'your key for this change: a repeat replays the first answer; other arguments: conflict',
   );
 const text = (max: number, what: string) => z.string().min(1).max(max).describe(what);
 export const optionalText = (max: number, what: string) =>
