@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { getPostgreSQLEventStore } from '@event-driven-io/emmett-postgresql';
 import type { EventLog } from '../src/events/index.js';
@@ -7,8 +10,9 @@ import { benchCatalog, benchCommand, benchStream, STREAMS } from './workload.js'
 
 /**
  * Durable appends through the command path (`runCommand`: load the stream, decide, append with
- * the expected version) on PostgreSQL: our store, and Emmett's own PostgreSQL store, on the same
- * database, with the same workload as bench/appends.ts.
+ * the expected version) on our PostgreSQL store, Emmett's own PostgreSQL store on the same
+ * database, and LevelDB: the workload and method of bench/appends.ts, repeated here so this
+ * comparison does not move when that file does.
  */
 
 /** `writers` concurrent loops of commands on random streams; events/s. */
@@ -30,6 +34,19 @@ const warmUp = async (log: EventLog): Promise<void> => {
     while (next < STREAMS) await benchCommand(log, benchStream(next), next++);
   };
   await Promise.all(Array.from({ length: 32 }, writer));
+};
+
+/** The embedded LevelDB store as the product opens it, in a fresh data dir. */
+export const commandPathLevel = async (writers: number, perWriter: number): Promise<number> => {
+  const dir = await mkdtemp(join(tmpdir(), 'intentlog-bench-pg-level-'));
+  const log = await openEventLog({ dataDir: dir, catalog: benchCatalog });
+  try {
+    await warmUp(log);
+    return await drive(log, writers, perWriter);
+  } finally {
+    await log.close();
+    await rm(dir, { recursive: true, force: true });
+  }
 };
 
 /** Our PostgreSQL store as the product opens it (`openEventLog` with a postgres:// store). */

@@ -5,16 +5,23 @@ import { openEventLog } from '../../src/events/open-log.js';
 import { childArgs, reply } from '../child.js';
 import { benchCatalog, benchStream, payload } from '../workload.js';
 
-export type PgBuildArgs = { target: 'ours' | 'emmett'; store: string; events: number };
+/** `at`: a data dir (LevelDB), or a postgres:// URL (ours, or Emmett's store). */
+export type CompareBuildArgs = { target: 'level' | 'ours' | 'emmett'; at: string; events: number };
 
-// A replay fixture of exactly `events` events, built as child/build-log.ts builds the LevelDB
-// one: appends of 10 events, 64 in flight, on the bench streams. Not a measurement.
-const args = childArgs<PgBuildArgs>();
+// A replay fixture of exactly `events` events, built the way child/build-log.ts builds the
+// kernel's: appends of 10 events, 64 in flight, on the bench streams. Not a measurement.
+const args = childArgs<CompareBuildArgs>();
 type Appender = { appendToStream(name: string, events: Event[]): Promise<unknown> };
+const emmett = args.target === 'emmett' ? getPostgreSQLEventStore(args.at) : undefined;
+// Emmett's tables are the database's (in `public`): empty them of the append measurements'
+await emmett?.schema.dangerous.truncate();
 const opened =
-  args.target === 'ours'
-    ? await openEventLog({ dataDir: '', store: args.store, catalog: benchCatalog })
-    : getPostgreSQLEventStore(args.store);
+  emmett ??
+  (await openEventLog({
+    dataDir: args.at,
+    ...(args.target === 'ours' ? { store: args.at } : {}),
+    catalog: benchCatalog,
+  }));
 const log: Appender = opened;
 
 let n = 0;
