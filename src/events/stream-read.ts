@@ -1,4 +1,9 @@
-import type { Event, ReadStreamOptions, ReadStreamResult } from '@event-driven-io/emmett';
+import type {
+  AggregateStreamOptions,
+  Event,
+  ReadStreamOptions,
+  ReadStreamResult,
+} from '@event-driven-io/emmett';
 import type { LogEvent } from './envelope.js';
 import type { LogReadEventMetadata } from './event-log.js';
 import { toReadEvent } from './record-view.js';
@@ -37,3 +42,24 @@ export const streamReadResult = <E extends Event, P extends Event = E>(
     streamExists: current > 0,
   };
 };
+
+type ReadStream = <E extends Event, P extends Event = E>(
+  name: string,
+  options?: ReadStreamOptions<bigint, E, P>,
+) => Promise<ReadStreamResult<E, LogReadEventMetadata>>;
+
+/** Emmett's `aggregateStream` over any store's `readStream`: the events read, folded. */
+export const aggregateStreamOver =
+  (readStream: ReadStream) =>
+  async <State, E extends Event, P extends Event = E>(
+    name: string,
+    options: AggregateStreamOptions<State, E, LogReadEventMetadata, P>,
+  ) => {
+    const { currentStreamVersion, events, streamExists } = await readStream<E, P>(
+      name,
+      options.read,
+    );
+    const evolve = options.evolve as (state: State, event: unknown) => State;
+    const state = (events as unknown[]).reduce<State>(evolve, options.initialState());
+    return { currentStreamVersion, state, streamExists };
+  };

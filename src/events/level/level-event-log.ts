@@ -1,15 +1,14 @@
 import {
   assertExpectedVersionMatchesCurrent,
-  type AggregateStreamOptions,
   type Event,
   type ReadStreamOptions,
 } from '@event-driven-io/emmett';
 import { Subject } from 'rxjs';
 import type { Catalog } from '../catalog/catalog.js';
 import type { LogEvent } from '../envelope.js';
-import type { LogAppendOptions, LogReadEventMetadata } from '../event-log.js';
+import type { LogAppendOptions } from '../event-log.js';
 import type { TransferableLog } from '../record-import.js';
-import { readRange, streamReadResult } from '../stream-read.js';
+import { aggregateStreamOver, readRange, streamReadResult } from '../stream-read.js';
 import { Keys } from './keys.js';
 import { compact, isOnDisk, type LevelDb } from './level-db.js';
 import { levelContentKeys, levelImport } from './level-import.js';
@@ -63,16 +62,7 @@ export const levelEventLog = async (db: LevelDb, catalog: Catalog): Promise<Tran
 
   const log: TransferableLog = {
     readStream,
-    async aggregateStream<State, E extends Event, P extends Event = E>(
-      name: string,
-      options: AggregateStreamOptions<State, E, LogReadEventMetadata, P>,
-    ) {
-      const read = await readStream<E, P>(name, options.read);
-      const { currentStreamVersion, events, streamExists } = read;
-      const evolve = options.evolve as (state: State, event: unknown) => State;
-      const state = (events as unknown[]).reduce<State>(evolve, options.initialState());
-      return { currentStreamVersion, state, streamExists };
-    },
+    aggregateStream: aggregateStreamOver(readStream),
     appendToStream: (name, events, options) =>
       committer.append(name, events, (options ?? {}) as LogAppendOptions<Event>),
     streamExists: async (name) => (await committer.streamVersion(name)) > 0,

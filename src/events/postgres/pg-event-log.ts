@@ -1,16 +1,15 @@
 import {
   assertExpectedVersionMatchesCurrent,
-  type AggregateStreamOptions,
   type Event,
   type ReadStreamOptions,
 } from '@event-driven-io/emmett';
 import pg from 'pg';
 import type { Catalog } from '../catalog/catalog.js';
-import type { LogAppendOptions, LogReadEventMetadata } from '../event-log.js';
+import type { LogAppendOptions } from '../event-log.js';
 import type { TransferableLog } from '../record-import.js';
 import { levelModelStore } from '../level/level-model-store.js';
 import { openMemoryLevel } from '../level/level-db.js';
-import { readRange, streamReadResult } from '../stream-read.js';
+import { aggregateStreamOver, readRange, streamReadResult } from '../stream-read.js';
 import { channelOf, parsePgLocation } from './connection.js';
 import { pgGroupCommitter } from './pg-group-commit.js';
 import { pgContentKeys, pgImport } from './pg-import.js';
@@ -76,18 +75,7 @@ export const openPostgresEventLog = async (
 
   const log: TransferableLog = {
     readStream,
-    async aggregateStream<State, E extends Event, P extends Event = E>(
-      name: string,
-      options: AggregateStreamOptions<State, E, LogReadEventMetadata, P>,
-    ) {
-      const { currentStreamVersion, events, streamExists } = await readStream<E, P>(
-        name,
-        options.read,
-      );
-      const evolve = options.evolve as (state: State, event: unknown) => State;
-      const state = (events as unknown[]).reduce<State>(evolve, options.initialState());
-      return { currentStreamVersion, state, streamExists };
-    },
+    aggregateStream: aggregateStreamOver(readStream),
     appendToStream: (name, events, options) =>
       committer.append(name, events, (options ?? {}) as LogAppendOptions<Event>),
     streamExists: (name) => reader.streamExists(name),

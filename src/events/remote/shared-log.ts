@@ -1,6 +1,6 @@
-import type { AggregateStreamOptions, Event, ReadStreamOptions } from '@event-driven-io/emmett';
-import type { LogReadEventMetadata } from '../event-log.js';
+import type { Event, ReadStreamOptions } from '@event-driven-io/emmett';
 import { newId } from '../ids.js';
+import { aggregateStreamOver } from '../stream-read.js';
 import type { ModelStore } from '../model-store.js';
 import type { LogOpArgs, LogOpName, LogOpResult } from './log-ops.js';
 import { routeKeeper, type Elect } from './route-keeper.js';
@@ -48,18 +48,7 @@ export const sharedEventLog = async <Ops extends WriterOps>(
 
   return {
     readStream,
-    async aggregateStream<State, E extends Event, P extends Event = E>(
-      name: string,
-      options: AggregateStreamOptions<State, E, LogReadEventMetadata, P>,
-    ) {
-      const { currentStreamVersion, events, streamExists } = await readStream<E, P>(
-        name,
-        options.read,
-      );
-      const evolve = options.evolve as (state: State, event: unknown) => State;
-      const state = (events as unknown[]).reduce<State>(evolve, options.initialState());
-      return { currentStreamVersion, state, streamExists };
-    },
+    aggregateStream: aggregateStreamOver(readStream),
     appendToStream: (streamName, events, options) => {
       const { schema, expectedStreamVersion, meta, idempotency } = options ?? {};
       const downcast = schema?.versioning?.downcast as ((e: Event) => Event) | undefined;
