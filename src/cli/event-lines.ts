@@ -8,7 +8,6 @@ export type EventSource = {
   read(page: ReadPage): Promise<LogEvent[]>;
   /** the position a listing resumes after: cursor in a project, else global position */
   positionOf(event: LogEvent): number;
-  matches(event: LogEvent): boolean;
 };
 
 export const eventSource = (log: EventLog, projectId?: string): EventSource =>
@@ -16,12 +15,10 @@ export const eventSource = (log: EventLog, projectId?: string): EventSource =>
     ? {
         read: (page) => log.readAll(page),
         positionOf: (e) => e.global_position,
-        matches: () => true,
       }
     : {
         read: (page) => log.readProject(projectId, page),
         positionOf: (e) => e.cursor,
-        matches: (e) => e.project_id === projectId,
       };
 
 /** Every event after `after`, page by page; returns the last position seen. */

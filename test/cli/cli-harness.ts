@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -82,3 +82,32 @@ export const lines = (text: string): unknown[] =>
     .split('\n')
     .filter((l) => l.length > 0)
     .map((l) => JSON.parse(l) as unknown);
+
+/** Collects a running process's stdout; `until` resolves once the text so far satisfies a test. */
+export const watchStdout = (child: ChildProcess) => {
+  let text = '';
+  const waiting = new Set<() => void>();
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    text += chunk;
+    for (const check of waiting) check();
+  });
+  return {
+    text: () => text,
+    until: (test: (text: string) => boolean): Promise<void> =>
+      new Promise((resolve, reject) => {
+        const exited = () => {
+          waiting.delete(check);
+          reject(new Error(`process exited; its stdout: ${text}`));
+        };
+        const check = () => {
+          if (!test(text)) return;
+          waiting.delete(check);
+          child.off('exit', exited);
+          resolve();
+        };
+        waiting.add(check);
+        child.once('exit', exited);
+        check();
+      }),
+  };
+};

@@ -1,6 +1,8 @@
 import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
-import { cli, cliIn, lines, seed, withAppIn, withDataDir } from './cli-harness.js';
+import { intentlogArgs } from '../support/intentlog-bin.js';
+import { cli, cliIn, lines, seed, watchStdout, withAppIn, withDataDir } from './cli-harness.js';
 
 type Envelope = Record<string, unknown> & { cursor: number; event_type: string };
 
@@ -70,31 +72,13 @@ describe('intentlog log', () => {
   it('--follow prints history and then events as they are committed', async () => {
     await withDataDir(async (dir) => {
       await seed(dir);
-      const { spawn } = await import('node:child_process');
-      const main = new URL('../../src/cli/main.ts', import.meta.url).pathname;
       const child = spawn(
         process.execPath,
-        [
-          '--import',
-          'tsx',
-          main,
-          'log',
-          '--follow',
-          '--json',
-          '--project',
-          'beta',
-          '--data-dir',
-          dir,
-        ],
+        intentlogArgs(['log', '--follow', '--json', '--project', 'beta', '--data-dir', dir]),
         { stdio: ['ignore', 'pipe', 'inherit'] },
       );
-      let out = '';
-      const seen = (n: number) =>
-        new Promise<void>((resolve) => {
-          const check = () => lines(out).length >= n && resolve();
-          child.stdout.setEncoding('utf8').on('data', (d: string) => ((out += d), check()));
-          check();
-        });
+      const stdout = watchStdout(child);
+      const seen = (n: number) => stdout.until((text) => lines(text).length >= n);
       await seen(2); // beta's created + root bound
       await withAppIn(dir, (app) =>
         app.projects.bindRoot(
@@ -105,7 +89,7 @@ describe('intentlog log', () => {
       await seen(3);
       child.kill('SIGINT');
       await new Promise((resolve) => child.on('close', resolve));
-      const events = lines(out) as Envelope[];
+      const events = lines(stdout.text()) as Envelope[];
       assert.deepEqual(
         events.map((e) => e.cursor),
         [1, 2, 3],

@@ -1,9 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { describe, it } from 'node:test';
-import { cliIn, lines, seed, withDataDir } from './cli-harness.js';
-
-const main = new URL('../../src/cli/main.ts', import.meta.url).pathname;
+import { intentlogArgs } from '../support/intentlog-bin.js';
+import { cliIn, lines, seed, watchStdout, withDataDir } from './cli-harness.js';
 
 const holderScript = new URL('./holder.ts', import.meta.url).pathname;
 
@@ -12,14 +11,8 @@ const hold = async (dir: string): Promise<{ child: ChildProcess; release(): Prom
   const child = spawn(process.execPath, ['--import', 'tsx', holderScript, dir], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
-  let out = '';
-  const saw = (what: string) =>
-    new Promise<void>((resolve, reject) => {
-      const check = () => out.includes(what) && resolve();
-      child.stdout!.setEncoding('utf8').on('data', (d: string) => ((out += d), check()));
-      child.on('exit', () => reject(new Error(`holder exited before ${what}: ${out}`)));
-      check();
-    });
+  const stdout = watchStdout(child);
+  const saw = (what: string) => stdout.until((text) => text.includes(what));
   await saw('"role":"writer"');
   return {
     child,
@@ -78,22 +71,17 @@ describe('CLI commands while another process holds the data dir', () => {
       const holder = await hold(dir);
       const follow = spawn(
         process.execPath,
-        ['--import', 'tsx', main, 'log', '--follow', '--json', '--data-dir', dir],
+        intentlogArgs(['log', '--follow', '--json', '--data-dir', dir]),
         { stdio: ['ignore', 'pipe', 'inherit'] },
       );
       try {
-        let out = '';
-        const seen = (n: number) =>
-          new Promise<void>((resolve) => {
-            const check = () => lines(out).length >= n && resolve();
-            follow.stdout.setEncoding('utf8').on('data', (d: string) => ((out += d), check()));
-            check();
-          });
+        const stdout = watchStdout(follow);
+        const seen = (n: number) => stdout.until((text) => lines(text).length >= n);
         await seen(head);
         const created = await cliIn(dir, ['token', 'create', '--system']);
         assert.equal(created.code, 0, created.stderr);
         await seen(head + 1);
-        const last = lines(out).at(-1) as { event_type: string; project_id: string };
+        const last = lines(stdout.text()).at(-1) as { event_type: string; project_id: string };
         assert.deepEqual([last.event_type, last.project_id], ['token.issued', '@system']);
       } finally {
         follow.kill('SIGINT');

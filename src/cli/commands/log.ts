@@ -1,50 +1,50 @@
 import type { Command } from 'commander';
 import type { Observable } from 'rxjs';
 import type { LogEvent } from '../../events/index.js';
-import { eachPage, eventSource, jsonLine, textLine, type EventSource } from '../event-lines.js';
+import { eachPage, eventSource, jsonLine, textLine } from '../event-lines.js';
 import { action, appCommand, out, position, withApp, type AppFlags } from '../options.js';
 
 type LogFlags = AppFlags & { project?: string; since: number; follow?: boolean; json?: boolean };
 
+// A follower's live subscription starts when the writer registers it; an event committed just
+// before that is only announced by the next one. The poll bounds how late it can be printed.
+const POLL_MS = 1000;
+
 /**
- * Prints history, then (with --follow) live events. The live subscription opens before the
- * history is read, and what it delivers meanwhile is held back and deduplicated by position,
- * so nothing committed in between is lost or printed twice.
+ * Prints history, then (with --follow) what is committed later. Live events only wake the one
+ * reader, which always reads the log on from the last position it printed: nothing is lost or
+ * printed twice, whatever the order in which wake-ups and commits arrive.
  */
 const follow = async (
-  source: EventSource,
   live: Observable<LogEvent>,
-  history: (emit: (events: LogEvent[]) => Promise<void>) => Promise<number>,
-  format: (e: LogEvent) => string,
+  readFrom: (after: number) => Promise<number>,
+  since: number,
 ): Promise<void> => {
-  let last = -1;
-  let writing = Promise.resolve();
-  const emit = async (events: LogEvent[]) => {
-    const fresh = events.filter((e) => source.matches(e) && source.positionOf(e) > last);
-    if (fresh.length === 0) return;
-    last = source.positionOf(fresh.at(-1)!);
-    await out(fresh.map(format).join(''));
-  };
-  const held: LogEvent[] = [];
-  let caughtUp = false;
-  const done = new Promise<void>((resolve) => {
-    const subscription = live.subscribe({
-      next: (e) => {
-        if (!caughtUp) held.push(e);
-        else writing = writing.then(() => emit([e]));
-      },
-      complete: resolve,
-      error: resolve,
+  let last = since;
+  let reading = Promise.resolve();
+  let queued = false; // at most one read waits behind the running one, however many wake-ups
+  const pull = (): void => {
+    if (queued) return;
+    queued = true;
+    reading = reading.then(async () => {
+      queued = false;
+      last = await readFrom(last);
     });
-    const stop = () => (subscription.unsubscribe(), resolve());
+  };
+  const done = new Promise<void>((resolve) => {
+    const subscription = live.subscribe({ next: pull, complete: resolve, error: resolve });
+    const poll = setInterval(pull, POLL_MS);
+    const stop = () => {
+      subscription.unsubscribe();
+      clearInterval(poll);
+      resolve();
+    };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
-  last = await history(emit);
-  caughtUp = true;
-  writing = writing.then(() => emit(held.splice(0)));
+  pull();
   await done;
-  await writing;
+  await reading;
 };
 
 export const logCommand = (): Command =>
@@ -58,10 +58,10 @@ export const logCommand = (): Command =>
         const format = flags.json ? jsonLine : textLine;
         await withApp(flags, async (app) => {
           const source = eventSource(app.log, flags.project);
-          const history = (emit: (events: LogEvent[]) => Promise<void>) =>
-            eachPage(source, flags.since, emit);
-          if (flags.follow) return follow(source, app.log.live(), history, format);
-          await history((events) => out(events.map(format).join('')));
+          const readFrom = (after: number) =>
+            eachPage(source, after, (events) => out(events.map(format).join('')));
+          if (flags.follow) return follow(app.log.live(), readFrom, flags.since);
+          await readFrom(flags.since);
         });
       }),
     );
