@@ -37,6 +37,16 @@ export type IdempotencyClaim = {
   response: { value?: unknown };
 };
 
+/** The record an append stores for its idempotency claim: what the caller was answered. */
+export const idempotencyRecord = (
+  claim: IdempotencyClaim,
+  position: number,
+): IdempotencyRecord => ({
+  fingerprint: claim.fingerprint,
+  response: claim.response.value ?? null,
+  position,
+});
+
 export type LogAppendOptions<
   EventType extends Event = Event,
   EventPayloadType extends Event = EventType,

@@ -6,6 +6,7 @@ import { decode, encode } from '../codec.js';
 import { GENESIS_HASH, type LogEvent, type StoredRecord } from '../envelope.js';
 import {
   IdempotencyReplayError,
+  idempotencyRecord,
   SYSTEM_META,
   type IdempotencyRecord,
   type LogAppendOptions,
@@ -178,11 +179,7 @@ export const groupCommitter = async (deps: {
     for (const s of staged.newKeys) batch.put(Keys.key(s), Buffer.from(staged.keys.get(s)!));
     staged.newKeys.clear();
     if (claim) {
-      const record = {
-        fingerprint: claim.fingerprint,
-        response: claim.response.value ?? null,
-        position: last.global_position,
-      };
+      const record = idempotencyRecord(claim, last.global_position);
       staged.idempotency.set(claim.scope, record);
       batch.put(Keys.idempotency(claim.scope), encode(record));
     }

@@ -4,6 +4,7 @@ import type { Catalog } from '../catalog/catalog.js';
 import { GENESIS_HASH, type StoredRecord } from '../envelope.js';
 import {
   IdempotencyReplayError,
+  idempotencyRecord,
   SYSTEM_META,
   type IdempotencyRecord,
   type LogAppendOptions,
@@ -152,11 +153,7 @@ const record = (
   }
   const claim = p.options.idempotency;
   if (claim) {
-    const idem = {
-      fingerprint: claim.fingerprint,
-      response: claim.response.value ?? null,
-      position: last.global_position,
-    };
+    const idem = idempotencyRecord(claim, last.global_position);
     staged.idempotency.set(claim.scope, idem);
     staged.newIdempotency.set(claim.scope, idem);
   }
