@@ -8,7 +8,7 @@ export type StreamId = { aggregateType: string; projectId: string; aggregateId: 
 export const streamName = ({ aggregateType, projectId, aggregateId }: StreamId): string =>
   `${aggregateType}:${encodeURIComponent(projectId)}:${encodeURIComponent(aggregateId)}`;
 
-export const parseStreamName = (name: string): StreamId | undefined => {
+const parse = (name: string): StreamId | undefined => {
   const parts = name.split(':');
   if (parts.length !== 3 || parts.some((p) => p.length === 0)) return undefined;
   const [aggregateType, projectId, aggregateId] = parts as [string, string, string];
@@ -21,4 +21,16 @@ export const parseStreamName = (name: string): StreamId | undefined => {
   } catch {
     return undefined;
   }
+};
+
+// Every append parses its stream's name, mostly one of a few hot streams: parse each once.
+const parsed = new Map<string, Readonly<StreamId> | undefined>();
+const PARSED_LIMIT = 10_000;
+
+export const parseStreamName = (name: string): Readonly<StreamId> | undefined => {
+  if (parsed.has(name)) return parsed.get(name);
+  if (parsed.size >= PARSED_LIMIT) parsed.clear();
+  const id = parse(name);
+  parsed.set(name, id && Object.freeze(id));
+  return id;
 };

@@ -14,35 +14,56 @@ export const Prefix = {
   projectHead: 0x71, // q<project>         → ProjectHead {cursor, hash}
 } as const;
 
+// Positions stay below 2^53: two 32-bit halves, no BigInt (every append writes several).
+const writeBe64 = (b: Buffer, n: number, offset: number): void => {
+  b.writeUInt32BE(Math.floor(n / 0x1_0000_0000), offset);
+  b.writeUInt32BE(n >>> 0, offset + 4);
+};
+
 export const be64 = (n: number): Buffer => {
   const b = Buffer.allocUnsafe(8);
-  b.writeBigUInt64BE(BigInt(n));
+  writeBe64(b, n, 0);
   return b;
 };
-export const readBe64 = (b: Uint8Array, offset = 0): number =>
-  Number(Buffer.from(b.buffer, b.byteOffset, b.byteLength).readBigUInt64BE(offset));
+export const readBe64 = (b: Uint8Array, offset = 0): number => {
+  const view = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  return view.readUInt32BE(offset) * 0x1_0000_0000 + view.readUInt32BE(offset + 4);
+};
 
-const text = (prefix: number, s: string): Buffer =>
-  Buffer.concat([Buffer.of(prefix), Buffer.from(s)]);
+/** `prefix`, the UTF-8 of `s`, and with a position: NUL and the position (one allocation). */
+const text = (prefix: number, s: string, position?: number): Buffer => {
+  const length = Buffer.byteLength(s);
+  const b = Buffer.allocUnsafe(1 + length + (position === undefined ? 0 : 9));
+  b[0] = prefix;
+  b.write(s, 1);
+  if (position !== undefined) {
+    b[1 + length] = 0;
+    writeBe64(b, position, 2 + length);
+  }
+  return b;
+};
 
 export const assertNoNul = (what: string, s: string): void => {
   if (s.includes('\u0000')) throw new TypeError(`${what} may not contain NUL`);
 };
 
 export const Keys = {
-  global: (pos: number) => Buffer.concat([Buffer.of(Prefix.global), be64(pos)]),
+  global: (pos: number) => {
+    const b = Buffer.allocUnsafe(9);
+    b[0] = Prefix.global;
+    writeBe64(b, pos, 1);
+    return b;
+  },
   globalRange: (after: number) => ({
     gt: Keys.global(after),
     lt: Buffer.of(Prefix.global + 1),
   }),
-  stream: (name: string, version: number) =>
-    Buffer.concat([text(Prefix.stream, name), Buffer.of(0), be64(version)]),
+  stream: (name: string, version: number) => text(Prefix.stream, name, version),
   streamRange: (name: string, from = 1, to = Number.MAX_SAFE_INTEGER) => ({
     gte: Keys.stream(name, from),
     lte: Keys.stream(name, to),
   }),
-  project: (id: string, cursor: number) =>
-    Buffer.concat([text(Prefix.project, id), Buffer.of(0), be64(cursor)]),
+  project: (id: string, cursor: number) => text(Prefix.project, id, cursor),
   projectRange: (id: string, after: number) => ({
     gt: Keys.project(id, after),
     lte: Keys.project(id, Number.MAX_SAFE_INTEGER),

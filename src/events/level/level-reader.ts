@@ -15,14 +15,11 @@ export const levelReader = (db: LevelDb, catalog: Catalog) => {
   let shreds = 0;
 
   const loadKeys = async (records: StoredRecord[]): Promise<Map<string, Uint8Array | null>> => {
-    const missing = [
-      ...new Set(
-        records.flatMap((r) =>
-          r.sealed && !contentKeys.has(r.sealed.subject) ? [r.sealed.subject] : [],
-        ),
-      ),
-    ];
-    if (missing.length === 0) return contentKeys;
+    const wanted = new Set<string>();
+    for (const r of records)
+      if (r.sealed && !contentKeys.has(r.sealed.subject)) wanted.add(r.sealed.subject);
+    if (wanted.size === 0) return contentKeys;
+    const missing = [...wanted];
     const before = shreds;
     const keys = await db.getMany(missing.map(Keys.key));
     const into = before === shreds ? contentKeys : new Map(contentKeys);
