@@ -1,5 +1,6 @@
 import {
   CommandHandler,
+  type CommandHandlerRetryOptions,
   isExpectedVersionConflictError,
   type Command,
   type Decider,
@@ -39,6 +40,7 @@ export type CommandOutcome<R> = {
 // Version conflicts are retried with jitter: under contention (8 claimants of one package) each
 // retry re-decides on the new state, so losers get the domain's answer, not a 412.
 // Only a version conflict is retried: a domain error is the answer and must not wait out 20 retries.
+const FIRST_ATTEMPT = { retries: 0 };
 const retry = {
   retries: 20,
   minTimeout: 2,
@@ -73,13 +75,12 @@ export const runCommand = async <State, C extends Command, E extends Event, R>(
   // Emmett hands these options to appendToStream by reference, so what the decider step fills
   // in (the caller's role, the response) is what gets stored.
   const meta = { ...run.meta };
-  const handle = CommandHandler<State, E>({
-    evolve: decider.evolve,
-    initialState: decider.initialState,
-    retry: { onVersionConflict: retry },
-  });
-  try {
-    const outcome = await handle(
+  const handler = (retry: CommandHandlerRetryOptions) =>
+    CommandHandler<State, E>({
+      evolve: decider.evolve,
+      initialState: decider.initialState,
+      retry,
+    })(
       log,
       run.stream,
       (state) => {
@@ -94,6 +95,13 @@ export const runCommand = async <State, C extends Command, E extends Event, R>(
         ...(scope && print ? { idempotency: { scope, fingerprint: print, response } } : {}),
       },
     );
+  try {
+    // The first attempt goes without a retry schedule (the retry library builds one per call,
+    // a tenth of a command's CPU); only a version conflict starts the jittered retries.
+    const outcome = await handler(FIRST_ATTEMPT).catch((error: unknown) => {
+      if (isExpectedVersionConflictError(error)) return handler({ onVersionConflict: retry });
+      throw error;
+    });
     const position =
       outcome.newEvents.length > 0
         ? Number((outcome as { lastEventGlobalPosition?: bigint }).lastEventGlobalPosition ?? 0n)

@@ -10,7 +10,7 @@ import type { LogAppendOptions } from '../event-log.js';
 import type { TransferableLog } from '../record-import.js';
 import { aggregateStreamOver, readRange, streamReadResult } from '../stream-read.js';
 import { Keys } from './keys.js';
-import { compact, isOnDisk, type LevelDb } from './level-db.js';
+import { compact, type LevelDb } from './level-db.js';
 import { levelContentKeys, levelImport } from './level-import.js';
 import { levelModelStore } from './level-model-store.js';
 import { levelReader } from './level-reader.js';
@@ -31,14 +31,11 @@ export const levelEventLog = async (db: LevelDb, catalog: Catalog): Promise<Tran
     catalog,
     reader,
     live,
-    durable: isOnDisk(db),
     onCommit: cache.committed,
   });
 
-  /** The whole stream: from the writer's cache, or read and cached if nothing landed meanwhile. */
-  const wholeStream = async (name: string, version: number): Promise<readonly LogEvent[]> => {
-    const cached = cache.get(name, version);
-    if (cached) return cached;
+  /** The whole stream, read and cached if nothing landed meanwhile. */
+  const wholeStream = async (name: string): Promise<readonly LogEvent[]> => {
     const generation = cache.generation();
     const read = await reader.readStream(name, 1, Number.MAX_SAFE_INTEGER);
     const complete = (read.at(-1)?.stream_version ?? 0) === committer.knownStreamVersion(name);
@@ -50,12 +47,19 @@ export const levelEventLog = async (db: LevelDb, catalog: Catalog): Promise<Tran
     name: string,
     options?: ReadStreamOptions<bigint, E, P>,
   ) => {
-    const current = await committer.streamVersion(name);
+    // a command's load of a hot stream is answered from the writer's heads and cache, no await
+    const current = committer.knownStreamVersion(name) ?? (await committer.streamVersion(name));
     assertExpectedVersionMatchesCurrent(BigInt(current), options?.expectedStreamVersion, 0n);
     const { from, to } = readRange(options);
-    const whole = from <= 1 && to >= current;
+    const whole =
+      from <= 1 && to >= current
+        ? (cache.get(name, current) ?? (await wholeStream(name)))
+        : undefined;
+    // a stream read from disk may have grown meanwhile: never answer past `to`
     const read = whole
-      ? (await wholeStream(name, current)).filter((e) => e.stream_version <= to)
+      ? whole.length > to
+        ? whole.filter((e) => e.stream_version <= to)
+        : whole
       : await reader.readStream(name, from, to);
     return streamReadResult(read, current, options);
   };

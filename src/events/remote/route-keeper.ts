@@ -42,7 +42,13 @@ export const routeKeeper = (elect: Elect) => {
   };
 
   /** Runs `op` on the writer; `args` may depend on whether that is this process. */
-  const invoke = async (op: string, args: (role: Role) => unknown): Promise<unknown> => {
+  const invoke = (op: string, args: (role: Role) => unknown): Promise<unknown> =>
+    // in the writer's own process every call takes this path: no election, nothing to lose
+    current?.role === 'writer' && !closed
+      ? current.request(op, args('writer'))
+      : invokeRemote(op, args);
+
+  const invokeRemote = async (op: string, args: (role: Role) => unknown): Promise<unknown> => {
     for (;;) {
       const route = await ready();
       try {

@@ -26,12 +26,17 @@ export interface Route {
 export type Endpoint = Pick<Route, 'request' | 'subscribe'>;
 
 export const writerEndpoint = (log: EventLog, ops: WriterOps): Endpoint => ({
-  request: async (op, args) => {
-    if (isLogOp(op)) return runLogOp(log, op, args);
-    const custom = Object.hasOwn(ops, op) ? ops[op] : undefined;
-    if (!custom)
-      throw Object.assign(new Error(`the writer serves no op ${op}`), { code: 'unknown_op' });
-    return custom(args as never, { log });
+  // not async: in the writer's own process every command passes here twice
+  request: (op, args) => {
+    try {
+      if (isLogOp(op)) return runLogOp(log, op, args);
+      const custom = Object.hasOwn(ops, op) ? ops[op] : undefined;
+      if (!custom)
+        throw Object.assign(new Error(`the writer serves no op ${op}`), { code: 'unknown_op' });
+      return Promise.resolve(custom(args as never, { log }));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   },
   subscribe: (after, observer) => {
     let stopped = false;

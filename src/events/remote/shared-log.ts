@@ -1,4 +1,5 @@
-import type { Event, ReadStreamOptions } from '@event-driven-io/emmett';
+import type { Event, ReadStreamOptions, ReadStreamResult } from '@event-driven-io/emmett';
+import type { LogReadEventMetadata } from '../event-log.js';
 import { newId } from '../ids.js';
 import { aggregateStreamOver } from '../stream-read.js';
 import type { ModelStore } from '../model-store.js';
@@ -32,8 +33,8 @@ export const sharedEventLog = async <Ops extends WriterOps>(
     const { schema, ...wire } = options ?? {};
     const read = await run('log.readStream', { streamName, options: wire });
     const upcast = schema?.versioning?.upcast as ((e: AnyEvent) => AnyEvent) | undefined;
-    const events = upcast ? read.events.map((e) => ({ ...e, ...upcast(e) })) : read.events;
-    return { ...read, events: events as never };
+    if (!upcast) return read as ReadStreamResult<E, LogReadEventMetadata>;
+    return { ...read, events: read.events.map((e) => ({ ...e, ...upcast(e) })) as never };
   };
 
   const models: ModelStore = {
