@@ -75,9 +75,19 @@ if (!process.env.INTENTLOG_TEST_BIN) {
 
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...run],
-  { stdio: 'inherit', env, cwd: root },
+  [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-reporter=spec',
+    '--test-concurrency=2',
+    '--test-timeout=180000',
+    ...run,
+  ],
+  // a test process spinning on its event loop never reaches its own timeout: stop the run
+  { stdio: 'inherit', env, cwd: root, timeout: 25 * 60_000, killSignal: 'SIGKILL' },
 );
+if (result.error) console.error(`the test run was stopped: ${result.error.message}`);
 
 if (testDb) {
   const client = new pg.Client({ connectionString: adminUrl });

@@ -26,20 +26,47 @@ type Pending = {
   reject: (error: unknown) => void;
 };
 
+/** Work that must see no batch open or in flight (a shred, an import). */
+type Job = { job: () => Promise<void> };
+
 /**
- * What one group knows and has decided: heads, idempotency and append records, content keys.
- * Filled by one prefetch, advanced by each staged append, merged into the caches only once the
- * batch is durable.
+ * What one batch knows and has decided: heads, idempotency and append records, content keys.
+ * What its appends need comes from the batch being written when it was opened (`base`, whose
+ * decisions are not durable yet), else from the durable caches, else from one `getMany`.
+ * Merged into the caches only once durable.
  */
 type Staged = {
+  base: Staged | undefined;
   global: number;
   streams: Map<string, number>;
   projects: Map<string, ProjectHead>;
   idempotency: Map<string, IdempotencyRecord | undefined>;
   appends: Map<string, LogAppendResult | undefined>;
   keys: Map<string, Uint8Array | undefined>;
-  /** subjects whose content key this group creates */
+  /** subjects whose content key this batch creates */
   newKeys: Set<string>;
+  /** streams and projects whose heads this batch moves: written once, when it is sealed */
+  moved: { streams: Set<string>; projects: Set<string> };
+};
+
+/**
+ * An append staged into a batch, answered once the batch is durable: with its result, or as a
+ * replay of an idempotency record (one staged in this batch or the one before: not durable yet).
+ */
+type Settled = {
+  p: Pending;
+  records: StoredRecord[];
+  answer: { result: LogAppendResult } | { replays: IdempotencyRecord };
+};
+
+type Batch = {
+  staged: Staged;
+  ops: ReturnType<LevelDb['batch']>;
+  settled: Settled[];
+  /** the batch it was staged on failed to write: its appends went back to the queue, first */
+  discarded?: { requeued: number };
+  /** a lookup for it is out: it may not be sealed, its maps hold placeholders */
+  prefetching?: boolean;
 };
 
 const CACHE_LIMIT = 100_000;
@@ -52,81 +79,125 @@ const remember = <K, V>(cache: Map<K, V>, entries: Map<K, V>): void => {
 const projectOf = (streamName: string): string => parseStreamName(streamName)?.projectId ?? '';
 
 /**
- * Group commit: appends queue while a batch is being made durable; the next batch takes all of
- * them, reads everything they need in one `getMany`, checks each one's expected version against
- * the heads the group has reached, and writes one `sync: true` batch. Each append is settled on
- * its own: one conflict fails one caller.
+ * Group commit, pipelined. Appends are staged (checked, hashed, encoded) into the open batch as
+ * they arrive, while the batch before it is being made durable; the open batch is written the
+ * moment the disk is free, with everything staged by then. So the CPU work of one batch overlaps
+ * the fsync of the one before, and concurrent writers share fsyncs. Each append is settled on its
+ * own: one conflict fails one caller. A batch is acknowledged only once durable, batches are
+ * written one at a time and in order, and when one fails to write, what was staged on top of it is
+ * staged again against what is durable.
  */
 export const groupCommitter = async (deps: {
   db: LevelDb;
   catalog: Catalog;
   reader: LevelReader;
   live: Subject<LogEvent>;
-  /** on disk: batches are fsynced, and worth filling */
-  durable: boolean;
   onCommit?: (events: LogEvent[]) => void;
 }) => {
   const { db, catalog, reader, live } = deps;
+  // durable state: what readers are answered from
   let global = await reader.head();
   const streamHeads = new Map<string, number>();
   const projectHeads = new Map<string, ProjectHead>();
-  const queue: Pending[] = [];
+
+  const queue: (Pending | Job)[] = [];
+  let open: Batch | undefined;
+  /** the batch being written, until its callers are settled */
+  let writing: { batch: Batch; done: Promise<void> } | undefined;
   let flushing: Promise<void> | undefined;
+  let arrived: (() => void) | undefined;
 
   const stored = async <T>(key: Buffer): Promise<T | undefined> => {
     const value = await db.get(key);
     return value === undefined ? undefined : decode<T>(value);
   };
 
-  /** One round trip for everything a group needs that the caches do not hold. */
-  const prefetch = async (group: Pending[]): Promise<Staged> => {
-    const staged: Staged = {
-      global,
-      streams: new Map(),
-      projects: new Map(),
-      idempotency: new Map(),
-      appends: new Map(),
-      keys: new Map(),
-      newKeys: new Set(),
+  const openBatch = (): Batch => {
+    const base = writing?.batch.staged;
+    return {
+      staged: {
+        base,
+        global: base?.global ?? global,
+        streams: new Map(),
+        projects: new Map(),
+        idempotency: new Map(),
+        appends: new Map(),
+        keys: new Map(),
+        newKeys: new Set(),
+        moved: { streams: new Set(), projects: new Set() },
+      },
+      ops: db.batch(),
+      settled: [],
     };
+  };
+
+  /** Fills the batch's maps with everything a group needs: one round trip for what is not known. */
+  const prefetch = async (group: Pending[], staged: Staged): Promise<void> => {
     const wanted: { key: Buffer; fill: (value: Buffer | undefined) => void }[] = [];
-    const want = <V>(map: Map<string, V>, id: string, key: Buffer, read: (b?: Buffer) => V) => {
-      if (map.has(id)) return;
-      map.set(id, undefined as V);
-      wanted.push({ key, fill: (b) => map.set(id, read(b)) });
+    const want = <V>(
+      of: (s: Staged) => Map<string, V>,
+      id: string,
+      cache: Map<string, V> | undefined,
+      key: () => Buffer,
+      read: (b?: Buffer) => V,
+    ) => {
+      const own = of(staged);
+      if (own.has(id)) return;
+      // copied now: the caches may be trimmed while lookups are out
+      const known = staged.base && of(staged.base).has(id) ? of(staged.base) : cache;
+      if (known?.has(id)) return void own.set(id, known.get(id)!);
+      own.set(id, undefined as V);
+      wanted.push({ key: key(), fill: (b) => own.set(id, read(b)) });
     };
     for (const p of group) {
-      // cached heads are copied now: the caches may be trimmed while the lookups are out
       const project = projectOf(p.streamName);
-      const streamHead = streamHeads.get(p.streamName);
-      if (streamHead !== undefined) staged.streams.set(p.streamName, streamHead);
-      else
-        want(staged.streams, p.streamName, Keys.streamHead(p.streamName), (b) =>
-          b ? readBe64(b) : 0,
-        );
-      const projectHead = projectHeads.get(project);
-      if (projectHead) staged.projects.set(project, projectHead);
-      else
-        want(staged.projects, project, Keys.projectHead(project), (b) =>
-          b ? decode<ProjectHead>(b) : { cursor: 0, hash: GENESIS_HASH },
-        );
+      want(
+        (s) => s.streams,
+        p.streamName,
+        streamHeads,
+        () => Keys.streamHead(p.streamName),
+        (b) => (b ? readBe64(b) : 0),
+      );
+      want(
+        (s) => s.projects,
+        project,
+        projectHeads,
+        () => Keys.projectHead(project),
+        (b) => (b ? decode<ProjectHead>(b) : { cursor: 0, hash: GENESIS_HASH }),
+      );
       const { appendId, idempotency } = p.options;
       if (appendId)
-        want(staged.appends, appendId, Keys.append(appendId), (b) => (b ? decode(b) : undefined));
+        want(
+          (s) => s.appends,
+          appendId,
+          undefined,
+          () => Keys.append(appendId),
+          (b) => (b ? decode(b) : undefined),
+        );
       if (idempotency)
-        want(staged.idempotency, idempotency.scope, Keys.idempotency(idempotency.scope), (b) =>
-          b ? decode(b) : undefined,
+        want(
+          (s) => s.idempotency,
+          idempotency.scope,
+          undefined,
+          () => Keys.idempotency(idempotency.scope),
+          (b) => (b ? decode(b) : undefined),
         );
       for (const e of p.events) {
         const subject = sealSubjectOf(e);
-        if (subject) want(staged.keys, subject, Keys.key(subject), (b) => b);
+        if (subject)
+          want(
+            (s) => s.keys,
+            subject,
+            undefined,
+            () => Keys.key(subject),
+            (b) => b,
+          );
       }
     }
     if (wanted.length > 0) {
       const values = await db.getMany(wanted.map((w) => w.key));
       wanted.forEach((w, i) => w.fill(values[i]));
     }
-    return staged;
   };
 
   const keyFor = (staged: Staged, subject: string): Uint8Array => {
@@ -139,12 +210,12 @@ export const groupCommitter = async (deps: {
     return key;
   };
 
-  const stage = (p: Pending, staged: Staged, batch: ReturnType<LevelDb['batch']>) => {
+  const stage = (p: Pending, { staged, ops }: Batch, now: Date): Omit<Settled, 'p'> => {
     const { appendId, idempotency: claim } = p.options;
     const prior = appendId ? staged.appends.get(appendId) : undefined;
-    if (prior) return { result: prior, records: [] as StoredRecord[] };
+    if (prior) return { answer: { result: prior }, records: [] };
     const recorded = claim && staged.idempotency.get(claim.scope);
-    if (recorded) throw new IdempotencyReplayError(recorded);
+    if (recorded) return { answer: { replays: recorded }, records: [] };
     assertNoNul('stream name', p.streamName);
     const projectId = projectOf(p.streamName);
     assertNoNul('project id', projectId);
@@ -160,6 +231,7 @@ export const groupCommitter = async (deps: {
       globalPosition: staged.global,
       catalog,
       keyFor: (s) => keyFor(staged, s),
+      now,
     });
     const last = plan.records.at(-1)!;
     const result: LogAppendResult = {
@@ -170,110 +242,177 @@ export const groupCommitter = async (deps: {
     };
     for (const r of plan.records) {
       const pos = be64(r.global_position);
-      batch.put(Keys.global(r.global_position), encode(r));
-      batch.put(Keys.stream(r.stream_name, r.stream_version), pos);
-      batch.put(Keys.project(r.project_id, r.cursor), pos);
+      ops.put(Keys.global(r.global_position), encode(r));
+      ops.put(Keys.stream(r.stream_name, r.stream_version), pos);
+      ops.put(Keys.project(r.project_id, r.cursor), pos);
     }
-    batch.put(Keys.streamHead(p.streamName), be64(plan.streamVersion));
-    batch.put(Keys.projectHead(projectId), encode(plan.projectHead));
-    for (const s of staged.newKeys) batch.put(Keys.key(s), Buffer.from(staged.keys.get(s)!));
+    for (const s of staged.newKeys) ops.put(Keys.key(s), Buffer.from(staged.keys.get(s)!));
     staged.newKeys.clear();
     if (claim) {
       const record = idempotencyRecord(claim, last.global_position);
       staged.idempotency.set(claim.scope, record);
-      batch.put(Keys.idempotency(claim.scope), encode(record));
+      ops.put(Keys.idempotency(claim.scope), encode(record));
     }
     if (appendId) {
       staged.appends.set(appendId, result);
-      batch.put(Keys.append(appendId), encode(result));
+      ops.put(Keys.append(appendId), encode(result));
     }
     staged.global = last.global_position;
     staged.streams.set(p.streamName, plan.streamVersion);
     staged.projects.set(projectId, plan.projectHead);
-    return { result, records: plan.records };
+    staged.moved.streams.add(p.streamName);
+    staged.moved.projects.add(projectId);
+    return { answer: { result }, records: plan.records };
   };
 
-  const commit = async (group: Pending[]): Promise<void> => {
-    let staged: Staged;
+  /**
+   * The open batch was staged on the heads and chain of a batch that failed to write: nothing
+   * of it was written, so its appends go back to the front of the queue, to be checked again
+   * against what is durable.
+   */
+  const restage = (batch: Batch): void => {
+    batch.discarded = { requeued: batch.settled.length };
+    open = undefined;
+    queue.unshift(...batch.settled.map((s) => s.p));
+    batch.ops.close().catch(() => {});
+  };
+
+  /** Prefetches for a group of appends and stages each into the open batch. */
+  const stageGroup = async (group: Pending[]): Promise<void> => {
+    const batch = (open ??= openBatch());
+    batch.prefetching = true;
     try {
-      staged = await prefetch(group);
+      await prefetch(group, batch.staged);
     } catch (error) {
       for (const p of group) p.reject(error);
       return;
+    } finally {
+      batch.prefetching = false;
     }
-    const batch = db.batch();
-    const settled: { p: Pending; result: LogAppendResult; records: StoredRecord[] }[] = [];
+    if (batch.discarded) {
+      queue.splice(batch.discarded.requeued, 0, ...group);
+      return;
+    }
+    const now = new Date();
     for (const p of group) {
       try {
-        settled.push({ p, ...stage(p, staged, batch) });
+        batch.settled.push({ p, ...stage(p, batch, now) });
       } catch (error) {
         // A key this failed append created is not in the batch: forget it, or a later append of
-        // the group would seal under a key that is never written.
+        // the batch would seal under a key that is never written.
+        const { staged } = batch;
         for (const subject of staged.newKeys) staged.keys.delete(subject);
         staged.newKeys.clear();
         p.reject(error);
       }
     }
+  };
+
+  const settle = async (batch: Batch): Promise<void> => {
+    const { staged, ops, settled } = batch;
     try {
-      if (batch.length > 0) await batch.write({ sync: true });
-      else await batch.close();
+      for (const name of staged.moved.streams)
+        ops.put(Keys.streamHead(name), be64(staged.streams.get(name)!));
+      for (const id of staged.moved.projects)
+        ops.put(Keys.projectHead(id), encode(staged.projects.get(id)));
+      if (ops.length > 0) await ops.write({ sync: true });
+      else await ops.close();
     } catch (error) {
+      if (open) restage(open);
       for (const { p } of settled) p.reject(error);
       return;
     }
+    staged.base = undefined; // durable now, and in the caches below: let it go
     global = staged.global;
     remember(streamHeads, staged.streams);
     remember(projectHeads, staged.projects);
     for (const [s, key] of staged.keys) if (key) reader.rememberKey(s, key);
+    // Callers are told, and live subscribers fed, batch after batch in log order.
+    const publishing = published.then(() => publish(settled));
+    published = publishing.catch(() => {}); // its error is this batch's, raised below
+    // The disk is free: the next batch goes now, not after this one's callers have run on.
+    if (open && !open.prefetching) {
+      observe(settled.length + open.settled.length + queue.length);
+      writeOpen();
+    }
+    await publishing;
+  };
+
+  let published: Promise<void> = Promise.resolve();
+  const publish = async (settled: Settled[]): Promise<void> => {
     const records = settled.flatMap((s) => s.records);
     const events = records.length > 0 ? await reader.view(records) : [];
     deps.onCommit?.(events);
-    for (const { p, result } of settled) p.resolve(result);
+    for (const { p, answer } of settled)
+      if ('replays' in answer) p.reject(new IdempotencyReplayError(answer.replays));
+      else p.resolve(answer.result);
     for (const e of events) live.next(e);
   };
 
-  // On disk, yield one turn of the event loop before taking a group: the callers the last batch
-  // just acknowledged (and the rest of a burst) queue their next appends in that turn, so
-  // concurrent writers share one fsync instead of splitting into cohorts that alternate
-  // half-full batches. In memory there is no fsync to share, and memory-level answers through
-  // microtasks only: a reader looping on it would never let that turn come.
-  const nextTurn = deps.durable
-    ? () => new Promise<void>((resolve) => setImmediate(resolve))
-    : () => Promise.resolve();
-  // An exclusive job (a shred) runs between groups: no group is staged or written meanwhile.
-  let barrier: Promise<void> | undefined;
-  let committing: Promise<void> | undefined;
+  /** Writes the open batch now: the disk is free. */
+  const writeOpen = (): void => {
+    const batch = open!;
+    open = undefined;
+    const done = settle(batch).finally(() => {
+      if (writing?.batch === batch) writing = undefined;
+    });
+    writing = { batch, done };
+  };
+
+  const runJob = async (job: Job): Promise<void> => {
+    await job.job();
+  };
+
+  const nextArrival = () => new Promise<void>((resolve) => (arrived = resolve));
+
+  // Closed-loop writers (each waits for its append before its next command) cannot share one
+  // fsync and also overlap their CPU with it: a batch holds at most half of the appenders seen
+  // lately, so one half's commands, hashing and encoding run while the other half's batch is
+  // made durable. With a single appender this is one append per batch, as it must be.
+  let appenders = 1;
+  const observe = (seen: number): void => {
+    appenders = Math.max(1, seen, Math.floor(appenders * 0.9));
+  };
+  const room = (): number => Math.ceil(appenders / 2) - (open?.settled.length ?? 0);
+
   const flush = async (): Promise<void> => {
-    await nextTurn();
-    while (queue.length > 0) {
-      while (barrier) await barrier;
-      committing = commit(queue.splice(0));
-      await committing;
-      committing = undefined;
-      await nextTurn();
+    for (;;) {
+      if (open && !writing) {
+        observe(open.settled.length + queue.length);
+        writeOpen();
+      }
+      const next = queue[0];
+      const space = room();
+      if (next && !('job' in next) && space > 0) {
+        const end = queue.findIndex((item) => 'job' in item);
+        await stageGroup(
+          queue.splice(0, Math.min(space, end < 0 ? queue.length : end)) as Pending[],
+        );
+      } else if (writing) await (next ? writing.done : Promise.race([writing.done, nextArrival()]));
+      else if (next && 'job' in next) await runJob(queue.shift() as Job);
+      else if (!next) break;
+      // else: the open batch is full and the disk is free: it is written at the top
     }
     flushing = undefined;
   };
-  const exclusive = async <T>(job: () => Promise<T>): Promise<T> => {
-    while (barrier) await barrier;
-    let release = (): void => {};
-    barrier = new Promise<void>((resolve) => (release = resolve));
-    try {
-      while (committing) await committing;
-      return await job();
-    } finally {
-      barrier = undefined;
-      release();
-    }
+
+  const enqueue = (item: Pending | Job): void => {
+    queue.push(item);
+    arrived?.();
+    arrived = undefined;
+    flushing ??= flush();
   };
+
+  /** Runs `job` with no batch open or being written, after every append queued before it. */
+  const exclusive = <T>(job: () => Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => enqueue({ job: () => job().then(resolve, reject) }));
 
   return {
     append: (streamName: string, events: Event[], options: LogAppendOptions<Event>) =>
-      new Promise<LogAppendResult>((resolve, reject) => {
-        queue.push({ streamName, events, options, resolve, reject });
-        flushing ??= flush();
-      }),
-    /** The version of a stream's last event: the writer's heads are authoritative. */
+      new Promise<LogAppendResult>((resolve, reject) =>
+        enqueue({ streamName, events, options, resolve, reject }),
+      ),
+    /** The version of a stream's last durable event: the writer's heads are authoritative. */
     streamVersion: async (name: string): Promise<number> => {
       const cached = streamHeads.get(name);
       if (cached !== undefined) return cached;
