@@ -1,47 +1,45 @@
 import { canonicalJson, sha256Hex } from './codec.js';
 import type { StoredRecord } from './envelope.js';
 
-// The stored envelope's members in canonical (code unit) order; `hash` is not part of its link.
-const LINKED = [
-  'actor_id',
-  'actor_role',
-  'aggregate_id',
-  'aggregate_type',
-  'causation_event_id',
-  'correlation_id',
-  'created_at',
-  'cursor',
-  'data',
-  'event_id',
-  'global_position',
-  'prev_hash',
-  'project_id',
-  'schema_version',
-  'sealed',
-  'stream_name',
-  'stream_version',
-  'type',
-] as const satisfies readonly Exclude<keyof StoredRecord, 'hash'>[];
+let members = 0;
+/** `,"name":<canonical value>`, or nothing for an undefined member (counted in `members`). */
+const member = (name: string, value: unknown): string => {
+  if (value === undefined) return '';
+  members++;
+  return `,"${name}":${typeof value === 'string' ? JSON.stringify(value) : canonicalJson(value)}`;
+};
 
 /**
- * `canonicalJson` of the record without its hash. Every append and every audit runs this, so
- * an envelope with exactly the known members skips enumerating and sorting its keys; any other
- * (a member more, or one present but undefined) takes the general path, which gives the same
- * bytes by definition.
+ * `canonicalJson` of the record without its hash. Every append and every audit runs this, so the
+ * known envelope members are written out in their sorted order (half the cost of a loop over
+ * them, a fifth of enumerating and sorting keys); a record with any other member, or a known one
+ * present but undefined, takes the general path, which gives the same bytes by definition.
  */
 const linkedJson = (record: Omit<StoredRecord, 'hash'>): string => {
-  const members = record as Record<string, unknown>;
-  let out = '{';
-  let count = 0;
-  for (const key of LINKED) {
-    const value = members[key];
-    if (value === undefined) continue;
-    const json = typeof value === 'string' ? JSON.stringify(value) : canonicalJson(value);
-    out += `${count++ > 0 ? ',' : ''}"${key}":${json}`;
-  }
-  if (Object.keys(record).length === count + (Object.hasOwn(record, 'hash') ? 1 : 0))
-    return `${out}}`;
-  const { ...linked } = members;
+  members = 0;
+  const r = record as Partial<StoredRecord>;
+  const json =
+    member('actor_id', r.actor_id) +
+    member('actor_role', r.actor_role) +
+    member('aggregate_id', r.aggregate_id) +
+    member('aggregate_type', r.aggregate_type) +
+    member('causation_event_id', r.causation_event_id) +
+    member('correlation_id', r.correlation_id) +
+    member('created_at', r.created_at) +
+    member('cursor', r.cursor) +
+    member('data', r.data) +
+    member('event_id', r.event_id) +
+    member('global_position', r.global_position) +
+    member('prev_hash', r.prev_hash) +
+    member('project_id', r.project_id) +
+    member('schema_version', r.schema_version) +
+    member('sealed', r.sealed) +
+    member('stream_name', r.stream_name) +
+    member('stream_version', r.stream_version) +
+    member('type', r.type);
+  if (Object.keys(record).length === members + (Object.hasOwn(record, 'hash') ? 1 : 0))
+    return `{${json.slice(1)}}`;
+  const { ...linked } = r;
   delete linked.hash;
   return canonicalJson(linked);
 };
