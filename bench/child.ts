@@ -4,14 +4,27 @@ import { readFile } from 'node:fs/promises';
 const here = new URL('.', import.meta.url).pathname;
 
 /**
- * Runs bench/child/<script>.ts in a fresh Node process (its own heap, caches and RSS) and
+ * `npm run bench` runs the benchmarks compiled (tsconfig.bench.json), as the product ships:
+ * through tsx, every closure the hot path creates would also pay esbuild's name helper.
+ */
+const compiled = import.meta.url.endsWith('.js');
+
+/** bench/RESULTS.md in the source tree, wherever this module runs from. */
+export const resultsFile = compiled
+  ? new URL('../../../bench/RESULTS.md', import.meta.url)
+  : new URL('RESULTS.md', import.meta.url);
+
+/**
+ * Runs bench/child/<script> in a fresh Node process (its own heap, caches and RSS) and
  * returns the JSON it prints as its last stdout line. Its stderr goes to ours.
  */
 export const inChild = <T>(script: string, args: object): Promise<T> =>
   new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', `${here}child/${script}.ts`, JSON.stringify(args)],
+      compiled
+        ? [`${here}child/${script}.js`, JSON.stringify(args)]
+        : ['--import', 'tsx', `${here}child/${script}.ts`, JSON.stringify(args)],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let out = '';

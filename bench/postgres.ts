@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { inChild } from './child.js';
+import { inChild, resultsFile } from './child.js';
 import type { CompareBuildArgs } from './child/compare-build.js';
 import type { CompareReplayArgs } from './child/compare-replay.js';
 import { commandPathEmmettPostgres, commandPathLevel, commandPathPostgres } from './pg-appends.js';
@@ -181,7 +181,7 @@ const serverInfo = async (database: string): Promise<string> => {
 
 /** Replaces the "## PostgreSQL" section at the end of RESULTS.md, or adds it there. */
 const writeSection = async (section: string): Promise<void> => {
-  const file = new URL('RESULTS.md', import.meta.url);
+  const file = resultsFile;
   const text = await readFile(file, 'utf8').catch(() => '');
   const at = text.search(/^## PostgreSQL$/m);
   const before = (at >= 0 ? text.slice(0, at) : text).trimEnd();

@@ -8,7 +8,7 @@ import {
   recordBytes,
   type Rate,
 } from './appends.js';
-import { inChild } from './child.js';
+import { inChild, resultsFile } from './child.js';
 import type { BuildArgs, BuildResult } from './logs.js';
 import { report, type Results } from './report.js';
 import { median, percentile, perSecond } from './stats.js';
@@ -152,7 +152,7 @@ const latencies = async (dirs: string[], mode: 'command' | 'read', streams: numb
 
 /** Writes RESULTS.md, keeping the "## PostgreSQL" section `npm run bench:pg` maintains at its end. */
 const writeResults = async (text: string): Promise<void> => {
-  const file = new URL('RESULTS.md', import.meta.url);
+  const file = resultsFile;
   const previous = await readFile(file, 'utf8').catch(() => '');
   const at = previous.search(/^## PostgreSQL$/m);
   await writeFile(file, at < 0 ? text : `${text.trimEnd()}\n\n${previous.slice(at)}`);
