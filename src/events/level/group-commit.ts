@@ -51,7 +51,8 @@ type Staged = {
 
 /**
  * An append staged into a batch, answered once the batch is durable: with its result, or as a
- * replay of an idempotency record (one staged in this batch or the one before: not durable yet).
+ * replay of an idempotency record (which may have been staged by this batch or the one before
+ * it, so is not known to be durable until then).
  */
 type Settled = {
   p: Pending;
