@@ -25,7 +25,7 @@ export type {
   WriterOp,
   WriterOps,
 } from './remote/types.js';
-export { writerSocketPath } from './remote/level-election.js';
+export { writerSocketPath } from './remote/socket-path.js';
 
 export type OpenLogOptions<Ops extends WriterOps = WriterOps> = WriterExtension<Ops> & {
   /** LevelDB data directory; ignored for other stores */

@@ -1,7 +1,6 @@
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Catalog } from '../catalog/catalog.js';
-import { sha256Hex } from '../codec.js';
 import { openClassicLevel, type LevelDb } from '../level/level-db.js';
 import { levelEventLog } from '../level/level-event-log.js';
 import { LogClosedError } from './errors.js';
@@ -9,16 +8,12 @@ import type { Elect } from './route-keeper.js';
 import { startWriter, type Route } from './route.js';
 import { connectWriter } from './writer-client.js';
 import { serveWriter } from './writer-server.js';
+import { writerSocketPath } from './socket-path.js';
 import type { WriterExtension } from './types.js';
 
 /** How long opening waits for a writer that holds the lock but does not answer yet. */
 const OPEN_TIMEOUT_MS = 30_000;
 
-/** `<data-dir>/writer.sock`; on Windows a named pipe derived from the data dir's path. */
-export const writerSocketPath = (dataDir: string): string =>
-  process.platform === 'win32'
-    ? `\\\\.\\pipe\\intentlog-${sha256Hex(resolve(dataDir).toLowerCase()).slice(0, 32)}`
-    : join(dataDir, 'writer.sock');
 
 const isLocked = (error: unknown): boolean => {
   const { code, cause } = error as { code?: unknown; cause?: { code?: unknown } };
