@@ -1,68 +1,34 @@
 import type { Event } from '@event-driven-io/emmett';
 import type { Subject } from 'rxjs';
-import { planAppend, type ProjectHead } from '../append-plan.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { decode, encode } from '../codec.js';
-import { GENESIS_HASH, type LogEvent, type StoredRecord } from '../envelope.js';
+import type { LogEvent } from '../envelope.js';
 import {
   IdempotencyReplayError,
-  idempotencyRecord,
-  SYSTEM_META,
   type IdempotencyRecord,
   type LogAppendOptions,
   type LogAppendResult,
 } from '../event-log.js';
-import { newSubjectKey, sealSubjectOf } from '../sealing.js';
-import { parseStreamName } from '../stream-name.js';
-import { assertNoNul, be64, Keys, readBe64 } from './keys.js';
+import {
+  newStaged,
+  prefetch,
+  stage,
+  type DurableHeads,
+  type LevelBatch,
+  type Pending,
+  type Settled,
+  type Staged,
+} from './batch-staging.js';
+import { be64, Keys } from './keys.js';
 import type { LevelDb } from './level-db.js';
 import type { LevelReader } from './level-reader.js';
-
-type Pending = {
-  streamName: string;
-  events: Event[];
-  options: LogAppendOptions<Event>;
-  resolve: (result: LogAppendResult) => void;
-  reject: (error: unknown) => void;
-};
 
 /** Work that must see no batch open or in flight (a shred, an import). */
 type Job = { job: () => Promise<void> };
 
-/**
- * What one batch knows and has decided: heads, idempotency and append records, content keys.
- * What its appends need comes from the batch being written when it was opened (`base`, whose
- * decisions are not durable yet), else from the durable caches, else from one `getMany`.
- * Merged into the caches only once durable.
- */
-type Staged = {
-  base: Staged | undefined;
-  global: number;
-  streams: Map<string, number>;
-  projects: Map<string, ProjectHead>;
-  idempotency: Map<string, IdempotencyRecord | undefined>;
-  appends: Map<string, LogAppendResult | undefined>;
-  keys: Map<string, Uint8Array | undefined>;
-  /** subjects whose content key this batch creates */
-  newKeys: Set<string>;
-  /** streams and projects whose heads this batch moves: written once, when it is sealed */
-  moved: { streams: Set<string>; projects: Set<string> };
-};
-
-/**
- * An append staged into a batch, answered once the batch is durable: with its result, or as a
- * replay of an idempotency record (which may have been staged by this batch or the one before
- * it, so is not known to be durable until then).
- */
-type Settled = {
-  p: Pending;
-  records: StoredRecord[];
-  answer: { result: LogAppendResult } | { replays: IdempotencyRecord };
-};
-
 type Batch = {
   staged: Staged;
-  ops: ReturnType<LevelDb['batch']>;
+  ops: LevelBatch;
   settled: Settled[];
   /** the batch it was staged on failed to write: its appends went back to the queue, first */
   discarded?: { requeued: number };
@@ -76,8 +42,6 @@ const remember = <K, V>(cache: Map<K, V>, entries: Map<K, V>): void => {
   if (cache.size + entries.size > CACHE_LIMIT) cache.clear();
   for (const [k, v] of entries) cache.set(k, v);
 };
-
-const projectOf = (streamName: string): string => parseStreamName(streamName)?.projectId ?? '';
 
 /**
  * Group commit, pipelined. Appends are staged (checked, hashed, encoded) into the open batch as
@@ -98,8 +62,8 @@ export const groupCommitter = async (deps: {
   const { db, catalog, reader, live } = deps;
   // durable state: what readers are answered from
   let global = await reader.head();
-  const streamHeads = new Map<string, number>();
-  const projectHeads = new Map<string, ProjectHead>();
+  const heads: DurableHeads = { streams: new Map(), projects: new Map() };
+  const { streams: streamHeads, projects: projectHeads } = heads;
 
   const queue: (Pending | Job)[] = [];
   let open: Batch | undefined;
@@ -113,158 +77,11 @@ export const groupCommitter = async (deps: {
     return value === undefined ? undefined : decode<T>(value);
   };
 
-  const openBatch = (): Batch => {
-    const base = writing?.batch.staged;
-    return {
-      staged: {
-        base,
-        global: base?.global ?? global,
-        streams: new Map(),
-        projects: new Map(),
-        idempotency: new Map(),
-        appends: new Map(),
-        keys: new Map(),
-        newKeys: new Set(),
-        moved: { streams: new Set(), projects: new Set() },
-      },
-      ops: db.batch(),
-      settled: [],
-    };
-  };
-
-  /** Fills the batch's maps with everything a group needs: one round trip for what is not known. */
-  const prefetch = async (group: Pending[], staged: Staged): Promise<void> => {
-    const wanted: { key: Buffer; fill: (value: Buffer | undefined) => void }[] = [];
-    const want = <V>(
-      of: (s: Staged) => Map<string, V>,
-      id: string,
-      cache: Map<string, V> | undefined,
-      key: () => Buffer,
-      read: (b?: Buffer) => V,
-    ) => {
-      const own = of(staged);
-      if (own.has(id)) return;
-      // copied now: the caches may be trimmed while lookups are out
-      const known = staged.base && of(staged.base).has(id) ? of(staged.base) : cache;
-      if (known?.has(id)) return void own.set(id, known.get(id)!);
-      own.set(id, undefined as V);
-      wanted.push({ key: key(), fill: (b) => own.set(id, read(b)) });
-    };
-    for (const p of group) {
-      const project = projectOf(p.streamName);
-      want(
-        (s) => s.streams,
-        p.streamName,
-        streamHeads,
-        () => Keys.streamHead(p.streamName),
-        (b) => (b ? readBe64(b) : 0),
-      );
-      want(
-        (s) => s.projects,
-        project,
-        projectHeads,
-        () => Keys.projectHead(project),
-        (b) => (b ? decode<ProjectHead>(b) : { cursor: 0, hash: GENESIS_HASH }),
-      );
-      const { appendId, idempotency } = p.options;
-      if (appendId)
-        want(
-          (s) => s.appends,
-          appendId,
-          undefined,
-          () => Keys.append(appendId),
-          (b) => (b ? decode(b) : undefined),
-        );
-      if (idempotency)
-        want(
-          (s) => s.idempotency,
-          idempotency.scope,
-          undefined,
-          () => Keys.idempotency(idempotency.scope),
-          (b) => (b ? decode(b) : undefined),
-        );
-      for (const e of p.events) {
-        const subject = sealSubjectOf(e);
-        if (subject)
-          want(
-            (s) => s.keys,
-            subject,
-            undefined,
-            () => Keys.key(subject),
-            (b) => b,
-          );
-      }
-    }
-    if (wanted.length > 0) {
-      const values = await db.getMany(wanted.map((w) => w.key));
-      wanted.forEach((w, i) => w.fill(values[i]));
-    }
-  };
-
-  const keyFor = (staged: Staged, subject: string): Uint8Array => {
-    let key = staged.keys.get(subject);
-    if (!key) {
-      key = newSubjectKey();
-      staged.keys.set(subject, key);
-      staged.newKeys.add(subject);
-    }
-    return key;
-  };
-
-  const stage = (p: Pending, { staged, ops }: Batch, now: Date): Omit<Settled, 'p'> => {
-    const { appendId, idempotency: claim } = p.options;
-    const prior = appendId ? staged.appends.get(appendId) : undefined;
-    if (prior) return { answer: { result: prior }, records: [] };
-    const recorded = claim && staged.idempotency.get(claim.scope);
-    if (recorded) return { answer: { replays: recorded }, records: [] };
-    assertNoNul('stream name', p.streamName);
-    const projectId = projectOf(p.streamName);
-    assertNoNul('project id', projectId);
-    const downcast = p.options.schema?.versioning?.downcast as ((e: Event) => Event) | undefined;
-    const events = downcast ? p.events.map(downcast) : p.events;
-    const plan = planAppend({
-      streamName: p.streamName,
-      events,
-      meta: p.options.meta ?? SYSTEM_META,
-      expected: p.options.expectedStreamVersion,
-      streamVersion: staged.streams.get(p.streamName)!,
-      projectHead: staged.projects.get(projectId)!,
-      globalPosition: staged.global,
-      catalog,
-      keyFor: (s) => keyFor(staged, s),
-      now,
-    });
-    const last = plan.records.at(-1)!;
-    const result: LogAppendResult = {
-      nextExpectedStreamVersion: BigInt(plan.streamVersion),
-      createdNewStream: plan.records[0]!.stream_version === 1,
-      lastEventGlobalPosition: BigInt(last.global_position),
-      lastCursor: last.cursor,
-    };
-    for (const r of plan.records) {
-      const pos = be64(r.global_position);
-      ops.put(Keys.global(r.global_position), encode(r));
-      ops.put(Keys.stream(r.stream_name, r.stream_version), pos);
-      ops.put(Keys.project(r.project_id, r.cursor), pos);
-    }
-    for (const s of staged.newKeys) ops.put(Keys.key(s), Buffer.from(staged.keys.get(s)!));
-    staged.newKeys.clear();
-    if (claim) {
-      const record = idempotencyRecord(claim, last.global_position);
-      staged.idempotency.set(claim.scope, record);
-      ops.put(Keys.idempotency(claim.scope), encode(record));
-    }
-    if (appendId) {
-      staged.appends.set(appendId, result);
-      ops.put(Keys.append(appendId), encode(result));
-    }
-    staged.global = last.global_position;
-    staged.streams.set(p.streamName, plan.streamVersion);
-    staged.projects.set(projectId, plan.projectHead);
-    staged.moved.streams.add(p.streamName);
-    staged.moved.projects.add(projectId);
-    return { answer: { result }, records: plan.records };
-  };
+  const openBatch = (): Batch => ({
+    staged: newStaged(writing?.batch.staged, global),
+    ops: db.batch(),
+    settled: [],
+  });
 
   /**
    * The open batch was staged on the heads and chain of a batch that failed to write: nothing
@@ -283,7 +100,7 @@ export const groupCommitter = async (deps: {
     const batch = (open ??= openBatch());
     batch.prefetching = true;
     try {
-      await prefetch(group, batch.staged);
+      await prefetch(db, heads, group, batch.staged);
     } catch (error) {
       for (const p of group) p.reject(error);
       return;
@@ -297,7 +114,7 @@ export const groupCommitter = async (deps: {
     const now = new Date();
     for (const p of group) {
       try {
-        batch.settled.push({ p, ...stage(p, batch, now) });
+        batch.settled.push({ p, ...stage(catalog, p, batch.staged, batch.ops, now) });
       } catch (error) {
         // A key this failed append created is not in the batch: forget it, or a later append of
         // the batch would seal under a key that is never written.

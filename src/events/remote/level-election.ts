@@ -14,7 +14,6 @@ import type { WriterExtension } from './types.js';
 /** How long opening waits for a writer that holds the lock but does not answer yet. */
 const OPEN_TIMEOUT_MS = 30_000;
 
-
 const isLocked = (error: unknown): boolean => {
   const { code, cause } = error as { code?: unknown; cause?: { code?: unknown } };
   return code === 'LEVEL_LOCKED' || cause?.code === 'LEVEL_LOCKED';
