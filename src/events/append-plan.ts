@@ -1,6 +1,7 @@
 import { assertExpectedVersionMatchesCurrent, type Event } from '@event-driven-io/emmett';
 import type { Catalog } from './catalog/catalog.js';
 import type { AppendMeta, StoredRecord } from './envelope.js';
+import type { LogAppendResult } from './event-log.js';
 import type { ExpectedStreamVersion } from '@event-driven-io/emmett';
 import { chainHash } from './hash-chain.js';
 import { newEventId } from './ids.js';
@@ -74,5 +75,16 @@ export const planAppend = (input: PlanInput): Plan => {
     records,
     streamVersion: input.streamVersion + events.length,
     projectHead: { cursor, hash },
+  };
+};
+
+/** What the append of a plan answers, in every store. */
+export const appendResult = (plan: Plan): LogAppendResult => {
+  const last = plan.records.at(-1)!;
+  return {
+    nextExpectedStreamVersion: BigInt(plan.streamVersion),
+    createdNewStream: plan.records[0]!.stream_version === 1,
+    lastEventGlobalPosition: BigInt(last.global_position),
+    lastCursor: last.cursor,
   };
 };

@@ -1,7 +1,7 @@
 // Staging for group commit (group-commit.ts): what a batch's appends need, read in one round
 // trip, and each append checked, planned and put into the batch.
 import type { Event } from '@event-driven-io/emmett';
-import { planAppend, type ProjectHead } from '../append-plan.js';
+import { appendResult, planAppend, type ProjectHead } from '../append-plan.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { decode, encode } from '../codec.js';
 import { GENESIS_HASH, type StoredRecord } from '../envelope.js';
@@ -190,12 +190,7 @@ export const stage = (
     now,
   });
   const last = plan.records.at(-1)!;
-  const result: LogAppendResult = {
-    nextExpectedStreamVersion: BigInt(plan.streamVersion),
-    createdNewStream: plan.records[0]!.stream_version === 1,
-    lastEventGlobalPosition: BigInt(last.global_position),
-    lastCursor: last.cursor,
-  };
+  const result = appendResult(plan);
   for (const r of plan.records) {
     const pos = be64(r.global_position);
     ops.put(Keys.global(r.global_position), encode(r));

@@ -1,5 +1,5 @@
 import type { Event } from '@event-driven-io/emmett';
-import { planAppend, type ProjectHead } from '../append-plan.js';
+import { appendResult, planAppend, type ProjectHead } from '../append-plan.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { GENESIS_HASH, type StoredRecord } from '../envelope.js';
 import {
@@ -118,13 +118,7 @@ export const stageAppend = (
     catalog,
     keyFor,
   });
-  const last = plan.records.at(-1)!;
-  const result: LogAppendResult = {
-    nextExpectedStreamVersion: BigInt(plan.streamVersion),
-    createdNewStream: plan.records[0]!.stream_version === 1,
-    lastEventGlobalPosition: BigInt(last.global_position),
-    lastCursor: last.cursor,
-  };
+  const result = appendResult(plan);
   record(staged, { p, projectId, plan, result, created });
   return result;
 };
