@@ -60,20 +60,21 @@ export type LogEvent = Omit<StoredRecord, 'data' | 'sealed'> & {
 };
 
 /** The envelope `sync_since` and `intentlog log --json` return (governance.md). */
-export type SyncEnvelope = {
-  cursor: number;
-  event_id: string;
-  project_id: string;
-  event_type: string;
-  actor_id: string;
-  actor_role: string;
-  aggregate_type: string;
-  aggregate_id: string;
-  correlation_id: string | null;
-  causation_event_id: string | null;
-  created_at: string;
-  payload: Record<string, unknown>;
-};
+export const SyncEnvelope = z.object({
+  cursor: z.number().int().describe('strictly increasing within the project'),
+  event_id: z.string(),
+  project_id: z.string(),
+  event_type: z.string().describe('key behaviour off this, e.g. work_package.claimed'),
+  actor_id: z.string(),
+  actor_role: z.string(),
+  aggregate_type: z.string(),
+  aggregate_id: z.string(),
+  correlation_id: z.string().nullable(),
+  causation_event_id: z.string().nullable(),
+  created_at: z.string().describe('UTC ISO-8601 time'),
+  payload: z.record(z.string(), z.unknown()).describe('ignore fields you do not know'),
+});
+export type SyncEnvelope = z.infer<typeof SyncEnvelope>;
 
 export const toSyncEnvelope = (event: LogEvent): SyncEnvelope => ({
   cursor: event.cursor,

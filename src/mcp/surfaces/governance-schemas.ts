@@ -8,6 +8,7 @@ import {
   WorkPackageStatus,
 } from '../../events/catalog/governance.js';
 import { Role } from '../../events/catalog/project.js';
+import { SyncEnvelope } from '../../events/envelope.js';
 
 /** Argument and result schemas of the governance surface (contracts/governance.md). */
 
@@ -159,20 +160,6 @@ export const Baseline = z.object({
   released_by: z.string(),
 });
 
-export const SyncEnvelope = z.object({
-  cursor: z.number().int().describe('strictly increasing within the project'),
-  event_id: z.string(),
-  project_id: z.string(),
-  event_type: z.string().describe('key behaviour off this, e.g. work_package.claimed'),
-  actor_id: z.string(),
-  actor_role: z.string(),
-  aggregate_type: z.string(),
-  aggregate_id: z.string(),
-  correlation_id: z.string().nullable(),
-  causation_event_id: z.string().nullable(),
-  created_at: at,
-  payload: z.record(z.string(), z.unknown()).describe('ignore fields you do not know'),
-});
 export const SyncPage = z.object({
   events: z.array(SyncEnvelope),
   next_cursor: z.number().int().describe('pass as `cursor` to read on'),
