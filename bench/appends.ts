@@ -37,7 +37,7 @@ const measure = () => {
 const scratch = () => mkdtemp(join(tmpdir(), 'intentlog-bench-'));
 
 /** `writers` concurrent loops of commands on random streams; events/s. */
-const drive = async (log: EventLog, writers: number, perWriter: number): Promise<Rate> => {
+export const drive = async (log: EventLog, writers: number, perWriter: number): Promise<Rate> => {
   let n = 0;
   const writer = async () => {
     for (let i = 0; i < perWriter; i++)
@@ -53,7 +53,7 @@ const drive = async (log: EventLog, writers: number, perWriter: number): Promise
  * figure is a running writer's. The first load of a stream from disk is what the command
  * latency measurement shows.
  */
-const warmUp = async (log: EventLog): Promise<void> => {
+export const warmUp = async (log: EventLog): Promise<void> => {
   let next = 0;
   const writer = async () => {
     while (next < STREAMS) await benchCommand(log, benchStream(next), next++);

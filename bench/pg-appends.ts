@@ -1,53 +1,17 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { getPostgreSQLEventStore } from '@event-driven-io/emmett-postgresql';
 import type { EventLog } from '../src/events/index.js';
 import { openEventLog } from '../src/events/open-log.js';
-import { perSecond } from './stats.js';
-import { benchCatalog, benchCommand, benchStream, STREAMS } from './workload.js';
+import { drive, warmUp } from './appends.js';
+import { benchCatalog } from './workload.js';
 
 /**
  * Durable appends through the command path (`runCommand`: load the stream, decide, append with
- * the expected version) on our PostgreSQL store, Emmett's own PostgreSQL store on the same
- * database, and LevelDB: the workload and method of bench/appends.ts, repeated here so this
- * comparison does not move when that file does.
+ * the expected version) on our PostgreSQL store and Emmett's own PostgreSQL store on the same
+ * database, by the workload and method of bench/appends.ts (whose LevelDB figure sits beside them).
  */
 
-/** `writers` concurrent loops of commands on random streams; events/s. */
-const drive = async (log: EventLog, writers: number, perWriter: number): Promise<number> => {
-  let n = 0;
-  const writer = async () => {
-    for (let i = 0; i < perWriter; i++)
-      await benchCommand(log, benchStream(Math.floor(Math.random() * STREAMS)), n++);
-  };
-  const started = performance.now();
-  await Promise.all(Array.from({ length: writers }, writer));
-  return perSecond(writers * perWriter, performance.now() - started);
-};
-
-/** One command on every stream first, as bench/appends.ts does: a running writer's figure. */
-const warmUp = async (log: EventLog): Promise<void> => {
-  let next = 0;
-  const writer = async () => {
-    while (next < STREAMS) await benchCommand(log, benchStream(next), next++);
-  };
-  await Promise.all(Array.from({ length: 32 }, writer));
-};
-
-/** The embedded LevelDB store as the product opens it, in a fresh data dir. */
-export const commandPathLevel = async (writers: number, perWriter: number): Promise<number> => {
-  const dir = await mkdtemp(join(tmpdir(), 'intentlog-bench-pg-level-'));
-  const log = await openEventLog({ dataDir: dir, catalog: benchCatalog });
-  try {
-    await warmUp(log);
-    return await drive(log, writers, perWriter);
-  } finally {
-    await log.close();
-    await rm(dir, { recursive: true, force: true });
-  }
-};
+const eventsPerSecond = async (log: EventLog, writers: number, perWriter: number) =>
+  (await drive(log, writers, perWriter)).rate;
 
 /** Our PostgreSQL store as the product opens it (`openEventLog` with a postgres:// store). */
 export const commandPathPostgres = async (
@@ -58,7 +22,7 @@ export const commandPathPostgres = async (
   const log = await openEventLog({ dataDir: '', store, catalog: benchCatalog });
   try {
     await warmUp(log);
-    return await drive(log, writers, perWriter);
+    return await eventsPerSecond(log, writers, perWriter);
   } finally {
     await log.close();
   }
@@ -78,7 +42,7 @@ export const commandPathEmmettPostgres = async (
     await store.schema.dangerous.truncate();
     const log = store as unknown as EventLog;
     await warmUp(log);
-    return await drive(log, writers, perWriter);
+    return await eventsPerSecond(log, writers, perWriter);
   } finally {
     await store.close();
   }

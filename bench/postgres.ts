@@ -5,7 +5,8 @@ import pg from 'pg';
 import { inChild, resultsFile } from './child.js';
 import type { CompareBuildArgs } from './child/compare-build.js';
 import type { CompareReplayArgs } from './child/compare-replay.js';
-import { commandPathEmmettPostgres, commandPathLevel, commandPathPostgres } from './pg-appends.js';
+import { commandPathLevelDb } from './appends.js';
+import { commandPathEmmettPostgres, commandPathPostgres } from './pg-appends.js';
 import { pgReport, type PgResults } from './pg-report.js';
 import { median, perSecond } from './stats.js';
 
@@ -67,7 +68,7 @@ const appends = async (database: string) => {
   for (let i = 1; i <= RUNS; i++) {
     const ours = (key: string) => schemaUrl(database, `append_${i}_${key}`);
     const measures: [AppendKey, string, () => Promise<number>][] = [
-      ['level1', 'LevelDB, 1 writer', () => commandPathLevel(1, size.perWriter1)],
+      ['level1', 'LevelDB, 1 writer', () => commandPathLevelDb(1, size.perWriter1)],
       [
         'ours1',
         'our PostgreSQL store, 1 writer',
@@ -78,7 +79,7 @@ const appends = async (database: string) => {
         "Emmett's PostgreSQL store, 1 writer",
         () => commandPathEmmettPostgres(database, 1, size.perWriter1),
       ],
-      ['level32', 'LevelDB, 32 writers', () => commandPathLevel(32, size.perWriter32)],
+      ['level32', 'LevelDB, 32 writers', () => commandPathLevelDb(32, size.perWriter32)],
       [
         'ours32',
         'our PostgreSQL store, 32 writers',
