@@ -1,7 +1,13 @@
 // Staging for group commit (group-commit.ts): what a batch's appends need, read in one round
 // trip, and each append checked, planned and put into the batch.
 import type { Event } from '@event-driven-io/emmett';
-import { appendResult, planAppend, type ProjectHead } from '../append-plan.js';
+import {
+  appendResult,
+  planAppend,
+  type Plan,
+  type PlanInput,
+  type ProjectHead,
+} from '../append-plan.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { decode, encode } from '../codec.js';
 import { GENESIS_HASH, type StoredRecord } from '../envelope.js';
@@ -160,6 +166,28 @@ const keyFor = (staged: Staged, subject: string): Uint8Array => {
   return key;
 };
 
+/**
+ * Plans one append of the batch. When it fails, the content keys it created are forgotten: they
+ * are not in the batch, and a later append of the batch would seal under a key never written.
+ */
+const planStaged = (staged: Staged, input: PlanInput): Plan => {
+  try {
+    return planAppend(input);
+  } catch (error) {
+    for (const subject of staged.newKeys) staged.keys.delete(subject);
+    staged.newKeys.clear();
+    throw error;
+  }
+};
+
+/** The heads of the streams and projects the batch moved, once each: when it is sealed. */
+export const putHeads = (staged: Staged, ops: LevelBatch): void => {
+  for (const name of staged.moved.streams)
+    ops.put(Keys.streamHead(name), be64(staged.streams.get(name)!));
+  for (const id of staged.moved.projects)
+    ops.put(Keys.projectHead(id), encode(staged.projects.get(id)));
+};
+
 export const stage = (
   catalog: Catalog,
   p: Pending,
@@ -177,7 +205,7 @@ export const stage = (
   assertNoNul('project id', projectId);
   const downcast = p.options.schema?.versioning?.downcast as ((e: Event) => Event) | undefined;
   const events = downcast ? p.events.map(downcast) : p.events;
-  const plan = planAppend({
+  const plan = planStaged(staged, {
     streamName: p.streamName,
     events,
     meta: p.options.meta ?? SYSTEM_META,

@@ -1,7 +1,7 @@
 import type { Event } from '@event-driven-io/emmett';
 import type { Subject } from 'rxjs';
 import type { Catalog } from '../catalog/catalog.js';
-import { decode, encode } from '../codec.js';
+import { decode } from '../codec.js';
 import type { LogEvent } from '../envelope.js';
 import {
   IdempotencyReplayError,
@@ -12,6 +12,7 @@ import {
 import {
   newStaged,
   prefetch,
+  putHeads,
   stage,
   type DurableHeads,
   type LevelBatch,
@@ -19,7 +20,7 @@ import {
   type Settled,
   type Staged,
 } from './batch-staging.js';
-import { be64, Keys } from './keys.js';
+import { Keys } from './keys.js';
 import type { LevelDb } from './level-db.js';
 import type { LevelReader } from './level-reader.js';
 
@@ -116,11 +117,6 @@ export const groupCommitter = async (deps: {
       try {
         batch.settled.push({ p, ...stage(catalog, p, batch.staged, batch.ops, now) });
       } catch (error) {
-        // A key this failed append created is not in the batch: forget it, or a later append of
-        // the batch would seal under a key that is never written.
-        const { staged } = batch;
-        for (const subject of staged.newKeys) staged.keys.delete(subject);
-        staged.newKeys.clear();
         p.reject(error);
       }
     }
@@ -129,10 +125,7 @@ export const groupCommitter = async (deps: {
   const settle = async (batch: Batch): Promise<void> => {
     const { staged, ops, settled } = batch;
     try {
-      for (const name of staged.moved.streams)
-        ops.put(Keys.streamHead(name), be64(staged.streams.get(name)!));
-      for (const id of staged.moved.projects)
-        ops.put(Keys.projectHead(id), encode(staged.projects.get(id)));
+      putHeads(staged, ops);
       if (ops.length > 0) await ops.write({ sync: true });
       else await ops.close();
     } catch (error) {
