@@ -59,9 +59,13 @@ export const toLogEvent = (record: StoredRecord, catalog: Catalog, keyOf: KeyLoo
   };
 };
 
-export const toReadEvent = (
-  event: LogEvent,
-): ReadEvent<{ type: string; data: Record<string, unknown> }, LogReadEventMetadata> => ({
+/** An event as Emmett's `readStream` hands it out. */
+export type LogReadEvent = ReadEvent<
+  { type: string; data: Record<string, unknown> },
+  LogReadEventMetadata
+>;
+
+export const toReadEvent = (event: LogEvent): LogReadEvent => ({
   type: event.type,
   data: event.data,
   kind: 'Event',

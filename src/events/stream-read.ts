@@ -4,9 +4,8 @@ import type {
   ReadStreamOptions,
   ReadStreamResult,
 } from '@event-driven-io/emmett';
-import type { LogEvent } from './envelope.js';
 import type { LogReadEventMetadata } from './event-log.js';
-import { toReadEvent } from './record-view.js';
+import type { LogReadEvent } from './record-view.js';
 
 type AnyEvent = { type: string; data: Record<string, unknown> };
 
@@ -22,22 +21,19 @@ export const readRange = (options?: { from?: bigint; to?: bigint; maxCount?: big
 };
 
 /**
- * Emmett's answer to a `readStream`, from the events read and the stream's current version:
- * events as Emmett read events (upcast by the caller's schema if it has one), and
- * `currentStreamVersion` the version of the last event read.
+ * Emmett's answer to a `readStream`, from the events read (the caller's own array: it is
+ * handed out) and the stream's current version: the events upcast by the caller's schema if it
+ * has one, and `currentStreamVersion` the version of the last event read.
  */
 export const streamReadResult = <E extends Event, P extends Event = E>(
-  read: readonly LogEvent[],
+  read: LogReadEvent[],
   current: number,
   options?: ReadStreamOptions<bigint, E, P>,
 ): ReadStreamResult<E, LogReadEventMetadata> => {
   const upcast = options?.schema?.versioning?.upcast as ((e: AnyEvent) => AnyEvent) | undefined;
-  const events = read.map((e) => {
-    const event = toReadEvent(e);
-    return upcast ? { ...event, ...upcast(event) } : event;
-  });
+  const events = upcast ? read.map((e) => ({ ...e, ...upcast(e) })) : read;
   return {
-    currentStreamVersion: BigInt(read.at(-1)?.stream_version ?? 0),
+    currentStreamVersion: read.at(-1)?.metadata.streamPosition ?? 0n,
     events: events as never,
     streamExists: current > 0,
   };

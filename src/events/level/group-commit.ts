@@ -3,6 +3,7 @@ import type { Subject } from 'rxjs';
 import type { Catalog } from '../catalog/catalog.js';
 import { decode } from '../codec.js';
 import type { LogEvent } from '../envelope.js';
+import { toLogEvent } from '../record-view.js';
 import {
   IdempotencyReplayError,
   type IdempotencyRecord,
@@ -138,22 +139,20 @@ export const groupCommitter = async (deps: {
     remember(streamHeads, staged.streams);
     remember(projectHeads, staged.projects);
     for (const [s, key] of staged.keys) if (key) reader.rememberKey(s, key);
-    // Callers are told, and live subscribers fed, batch after batch in log order.
-    const publishing = published.then(() => publish(settled));
-    published = publishing.catch(() => {}); // its error is this batch's, raised below
+    // Seen with the heads, in the same turn: a command that finds a stream's new head finds
+    // its events in the stream cache too, not a gap that sends it to disk. The batch's sealed
+    // content is opened with the keys it was sealed under, all in `staged.keys`.
+    const events = settled.flatMap((s) =>
+      s.records.map((r) => toLogEvent(r, catalog, (subject) => staged.keys.get(subject))),
+    );
+    deps.onCommit?.(events);
     // The disk is free: the next batch goes now, not after this one's callers have run on.
     if (open && !open.prefetching) {
       observe(settled.length + open.settled.length + queue.length);
       writeOpen();
     }
-    await publishing;
-  };
-
-  let published: Promise<void> = Promise.resolve();
-  const publish = async (settled: Settled[]): Promise<void> => {
-    const records = settled.flatMap((s) => s.records);
-    const events = records.length > 0 ? await reader.view(records) : [];
-    deps.onCommit?.(events);
+    // Batches settle one at a time and in log order, so callers and live subscribers are told
+    // in log order too.
     for (const { p, answer } of settled)
       if ('replays' in answer) p.reject(new IdempotencyReplayError(answer.replays));
       else p.resolve(answer.result);

@@ -6,6 +6,7 @@ import {
 import { Subject } from 'rxjs';
 import type { Catalog } from '../catalog/catalog.js';
 import type { LogEvent } from '../envelope.js';
+import { toReadEvent, type LogReadEvent } from '../record-view.js';
 import type { LogAppendOptions } from '../event-log.js';
 import type { TransferableLog } from '../record-import.js';
 import { aggregateStreamOver, readRange, streamReadResult } from '../stream-read.js';
@@ -35,10 +36,11 @@ export const levelEventLog = async (db: LevelDb, catalog: Catalog): Promise<Tran
   });
 
   /** The whole stream, read and cached if nothing landed meanwhile. */
-  const wholeStream = async (name: string): Promise<readonly LogEvent[]> => {
+  const wholeStream = async (name: string): Promise<LogReadEvent[]> => {
     const generation = cache.generation();
-    const read = await reader.readStream(name, 1, Number.MAX_SAFE_INTEGER);
-    const complete = (read.at(-1)?.stream_version ?? 0) === committer.knownStreamVersion(name);
+    const read = (await reader.readStream(name, 1, Number.MAX_SAFE_INTEGER)).map(toReadEvent);
+    const version = read.at(-1)?.metadata.streamPosition ?? 0n;
+    const complete = version === BigInt(committer.knownStreamVersion(name) ?? -1);
     if (complete && generation === cache.generation()) cache.put(name, read);
     return read;
   };
@@ -58,9 +60,9 @@ export const levelEventLog = async (db: LevelDb, catalog: Catalog): Promise<Tran
     // a stream read from disk may have grown meanwhile: never answer past `to`
     const read = whole
       ? whole.length > to
-        ? whole.filter((e) => e.stream_version <= to)
+        ? whole.slice(0, to)
         : whole
-      : await reader.readStream(name, from, to);
+      : (await reader.readStream(name, from, to)).map(toReadEvent);
     return streamReadResult(read, current, options);
   };
 

@@ -1,13 +1,16 @@
 import type { LogEvent } from '../envelope.js';
+import { toReadEvent, type LogReadEvent } from '../record-view.js';
 
 /**
- * The writer's cache of whole streams, most recently used last. A command loads its
- * aggregate's stream on every call; keeping hot streams in memory makes that cost independent
- * of disk and of the log's size. Only the writer appends, so it can keep the cache exact:
- * committed events extend a cached stream, anything else drops it.
+ * The writer's cache of whole streams, as Emmett read events, most recently used last. A
+ * command loads its aggregate's stream on every call; keeping hot streams in memory, converted
+ * once, makes that cost independent of disk and of the log's size. Only the writer appends, so
+ * it can keep the cache exact: committed events extend a cached stream, anything else drops it.
+ * The cache never shares its arrays (it extends them in place); the events in them are shared,
+ * as Emmett's own in-memory store shares its events.
  */
 export const streamCache = (limit = 50_000) => {
-  const streams = new Map<string, readonly LogEvent[]>();
+  const streams = new Map<string, LogReadEvent[]>();
   let size = 0;
   // bumped by clear(): a read that began before a shred must not cache what it read
   let generation = 0;
@@ -16,25 +19,29 @@ export const streamCache = (limit = 50_000) => {
     size -= streams.get(name)?.length ?? 0;
     streams.delete(name);
   };
-  const put = (name: string, events: readonly LogEvent[]): void => {
+  const keep = (name: string, events: LogReadEvent[]): void => {
+    streams.delete(name);
+    streams.set(name, events);
+    if (size > limit)
+      for (const oldest of streams.keys()) {
+        if (size <= limit) break;
+        drop(oldest);
+      }
+  };
+  const put = (name: string, events: readonly LogReadEvent[]): void => {
     drop(name);
     if (events.length === 0 || events.length > limit / 10) return;
-    streams.set(name, events);
     size += events.length;
-    for (const oldest of streams.keys()) {
-      if (size <= limit) break;
-      drop(oldest);
-    }
+    keep(name, events.slice());
   };
 
   return {
-    /** the whole stream, if cached and exactly `version` events long */
-    get(name: string, version: number): readonly LogEvent[] | undefined {
+    /** a copy of the whole stream, if cached and exactly `version` events long */
+    get(name: string, version: number): LogReadEvent[] | undefined {
       const events = streams.get(name);
       if (!events || events.length !== version) return undefined;
-      streams.delete(name);
-      streams.set(name, events);
-      return events;
+      keep(name, events);
+      return events.slice();
     },
     put,
     /** after a shred: cached events may hold content that must be gone */
@@ -47,8 +54,11 @@ export const streamCache = (limit = 50_000) => {
     committed(events: readonly LogEvent[]): void {
       for (const e of events) {
         const cached = streams.get(e.stream_name);
-        if (cached && cached.length === e.stream_version - 1) put(e.stream_name, [...cached, e]);
-        else if (e.stream_version === 1) put(e.stream_name, [e]);
+        if (cached && cached.length === e.stream_version - 1 && cached.length < limit / 10) {
+          cached.push(toReadEvent(e));
+          size++;
+          keep(e.stream_name, cached);
+        } else if (e.stream_version === 1) put(e.stream_name, [toReadEvent(e)]);
         else drop(e.stream_name);
       }
     },

@@ -10,6 +10,7 @@ import type { TransferableLog } from '../record-import.js';
 import { levelModelStore } from '../level/level-model-store.js';
 import { openMemoryLevel } from '../level/level-db.js';
 import { aggregateStreamOver, readRange, streamReadResult } from '../stream-read.js';
+import { toReadEvent } from '../record-view.js';
 import { channelOf, parsePgLocation } from './connection.js';
 import { pgGroupCommitter } from './pg-group-commit.js';
 import { pgContentKeys, pgImport } from './pg-import.js';
@@ -70,7 +71,7 @@ export const openPostgresEventLog = async (
     const { from, to } = readRange(options);
     const read = await reader.readStream(name, from, to);
     assertExpectedVersionMatchesCurrent(BigInt(read.version), options?.expectedStreamVersion, 0n);
-    return streamReadResult<E, P>(read.events, read.version, options);
+    return streamReadResult<E, P>(read.events.map(toReadEvent), read.version, options);
   };
 
   const log: TransferableLog = {
