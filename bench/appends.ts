@@ -161,6 +161,40 @@ export const rawLevelDbRate = async (batch: number, events: number, logKeys = fa
   }
 };
 
+/**
+ * 32 closed-loop writers each making its own events durable with raw classic-level, one
+ * `sync: true` batch per event: LevelDB's own write queue groups what reaches it concurrently
+ * (as many as libuv has threads), with no group commit of ours.
+ */
+export const rawConcurrentRate = async (writers: number, perWriter: number): Promise<Rate> => {
+  const dir = await scratch();
+  const db = new ClassicLevel<Buffer, Buffer>(join(dir, 'raw'), {
+    keyEncoding: 'buffer',
+    valueEncoding: 'buffer',
+  });
+  await db.open();
+  const values = sampleRecords(1024);
+  let position = 0;
+  const writer = async (count: number) => {
+    for (let i = 0; i < count; i++) {
+      const at = ++position;
+      await db
+        .batch()
+        .put(Keys.global(at), values[at % values.length]!)
+        .write({ sync: true });
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: writers }, () => writer(20)));
+    const clock = measure();
+    await Promise.all(Array.from({ length: writers }, () => writer(perWriter)));
+    return clock.stop(writers * perWriter);
+  } finally {
+    await db.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+};
+
 export const recordBytes = (): number => sampleRecords(1)[0]!.length;
 
 /** The same measurements as plain events/s (what bench/postgres.ts compares with). */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import {
   commandPathEmmettMemoryRate as commandPathEmmettMemory,
   commandPathLevelDbRate as commandPathLevelDb,
+  rawConcurrentRate as rawConcurrent,
   rawLevelDbRate as rawLevelDb,
   recordBytes,
   type Rate,
@@ -20,13 +21,22 @@ import { PAYLOAD_BYTES } from './workload.js';
  */
 const quick = process.argv.includes('--quick');
 const size = quick
-  ? { perWriter1: 400, perWriter32: 40, raw1: 400, raw32: 32 * 40, small: 10_000, large: 100_000 }
+  ? {
+      perWriter1: 400,
+      perWriter32: 40,
+      raw1: 400,
+      raw32: 32 * 40,
+      rawConcurrent: 20,
+      small: 10_000,
+      large: 100_000,
+    }
   : {
       perWriter1: 2000,
       // 32,000 events a run: seconds of steady state, not the JIT's first fraction of one
       perWriter32: 1000,
       raw1: 2000,
       raw32: 32 * 1000,
+      rawConcurrent: 200,
       small: 10_000,
       large: 1_000_000,
     };
@@ -47,6 +57,14 @@ const APPENDS = {
   raw32keys: [
     "raw LevelDB, 32 events per durable batch with the log's index keys",
     () => rawLevelDb(32, size.raw32, true),
+  ],
+  raw16keys: [
+    "raw LevelDB, 16 events per durable batch with the log's index keys",
+    () => rawLevelDb(16, size.raw32, true),
+  ],
+  raw32concurrent: [
+    'raw LevelDB, 32 concurrent writers, one durable batch per event',
+    () => rawConcurrent(32, size.rawConcurrent),
   ],
   level32: ['command path on LevelDB, 32 writers', () => commandPathLevelDb(32, size.perWriter32)],
   memory1: [
@@ -86,6 +104,8 @@ const appends = async () => {
       level1: ratio('level1', 'raw1'),
       level32: ratio('level32', 'raw32'),
       level32keys: ratio('level32', 'raw32keys'),
+      level32pipelined: ratio('level32', 'raw16keys'),
+      level32concurrent: ratio('level32', 'raw32concurrent'),
       memory1: ratio('memory1', 'raw1'),
       memory32: ratio('memory32', 'raw32'),
     },
