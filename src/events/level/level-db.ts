@@ -1,3 +1,5 @@
+import { realpath } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { AbstractLevel } from 'abstract-level';
 import { ClassicLevel } from 'classic-level';
 import { MemoryLevel } from 'memory-level';
@@ -7,8 +9,14 @@ export type LevelDb = AbstractLevel<string | Buffer | Uint8Array, Buffer, Buffer
 
 const options = { keyEncoding: 'buffer', valueEncoding: 'buffer' } as const;
 
+/**
+ * Opened under its real path: LevelDB's lock file keeps other processes out, and within one
+ * process its table of held locks goes by path, so two names of one data dir (a symlink) must
+ * reach it as one, or the process would open two writers on the same files.
+ */
 export const openClassicLevel = async (location: string): Promise<LevelDb> => {
-  const db = new ClassicLevel<Buffer, Buffer>(location, options);
+  const real = join(await realpath(dirname(location)), basename(location));
+  const db = new ClassicLevel<Buffer, Buffer>(real, options);
   await db.open();
   return db;
 };
