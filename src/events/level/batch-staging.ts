@@ -10,7 +10,7 @@ import {
 } from '../append-plan.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { decode, encode } from '../codec.js';
-import { GENESIS_HASH, type StoredRecord } from '../envelope.js';
+import type { StoredRecord } from '../envelope.js';
 import {
   idempotencyRecord,
   SYSTEM_META,
@@ -20,8 +20,9 @@ import {
 } from '../event-log.js';
 import { newSubjectKey, sealSubjectOf } from '../sealing.js';
 import { parseStreamName } from '../stream-name.js';
-import { assertNoNul, be64, Keys, readBe64 } from './keys.js';
+import { assertNoNul, be64, Keys } from './keys.js';
 import type { LevelDb } from './level-db.js';
+import type { LevelReader } from './level-reader.js';
 
 export type Pending = {
   streamName: string;
@@ -52,8 +53,6 @@ export type Staged = {
   keys: Map<string, Uint8Array | undefined>;
   /** subjects whose content key this batch creates */
   newKeys: Set<string>;
-  /** streams and projects whose heads this batch moves: written once, when it is sealed */
-  moved: { streams: Set<string>; projects: Set<string> };
 };
 
 /**
@@ -76,26 +75,32 @@ export const newStaged = (base: Staged | undefined, global: number): Staged => (
   appends: new Map(),
   keys: new Map(),
   newKeys: new Set(),
-  moved: { streams: new Set(), projects: new Set() },
 });
 
 export const projectOf = (streamName: string): string =>
   parseStreamName(streamName)?.projectId ?? '';
 
-/** Fills the batch's maps with everything a group needs: one round trip for what is not known. */
+/** How a batch learns what it does not know: a key read in the batch's one `getMany`, or a lookup. */
+type Fetch<V> = { key: Buffer; read: (b?: Buffer) => V } | { load: () => Promise<V> };
+
+/**
+ * Fills the batch's maps with everything a group needs: what is not known from the batch before
+ * it or the durable caches is read in one `getMany`, heads (derived from the indexes) alongside.
+ */
 export const prefetch = async (
   db: LevelDb,
+  reader: LevelReader,
   heads: DurableHeads,
   group: Pending[],
   staged: Staged,
 ): Promise<void> => {
-  const wanted: { key: Buffer; fill: (value: Buffer | undefined) => void }[] = [];
+  const keyed: { key: Buffer; fill: (value: Buffer | undefined) => void }[] = [];
+  const loads: Promise<void>[] = [];
   const want = <V>(
     of: (s: Staged) => Map<string, V>,
     id: string,
     cache: Map<string, V> | undefined,
-    key: () => Buffer,
-    read: (b?: Buffer) => V,
+    fetch: () => Fetch<V>,
   ) => {
     const own = of(staged);
     if (own.has(id)) return;
@@ -103,7 +108,9 @@ export const prefetch = async (
     const known = staged.base && of(staged.base).has(id) ? of(staged.base) : cache;
     if (known?.has(id)) return void own.set(id, known.get(id)!);
     own.set(id, undefined as V);
-    wanted.push({ key: key(), fill: (b) => own.set(id, read(b)) });
+    const how = fetch();
+    if ('load' in how) loads.push(how.load().then((v) => void own.set(id, v)));
+    else keyed.push({ key: how.key, fill: (b) => own.set(id, how.read(b)) });
   };
   for (const p of group) {
     const project = projectOf(p.streamName);
@@ -111,15 +118,17 @@ export const prefetch = async (
       (s) => s.streams,
       p.streamName,
       heads.streams,
-      () => Keys.streamHead(p.streamName),
-      (b) => (b ? readBe64(b) : 0),
+      () => ({
+        load: () => reader.streamVersion(p.streamName),
+      }),
     );
     want(
       (s) => s.projects,
       project,
       heads.projects,
-      () => Keys.projectHead(project),
-      (b) => (b ? decode<ProjectHead>(b) : { cursor: 0, hash: GENESIS_HASH }),
+      () => ({
+        load: () => reader.projectHead(project),
+      }),
     );
     const { appendId, idempotency } = p.options;
     if (appendId)
@@ -127,16 +136,20 @@ export const prefetch = async (
         (s) => s.appends,
         appendId,
         undefined,
-        () => Keys.append(appendId),
-        (b) => (b ? decode(b) : undefined),
+        () => ({
+          key: Keys.append(appendId),
+          read: (b) => (b ? decode<LogAppendResult>(b) : undefined),
+        }),
       );
     if (idempotency)
       want(
         (s) => s.idempotency,
         idempotency.scope,
         undefined,
-        () => Keys.idempotency(idempotency.scope),
-        (b) => (b ? decode(b) : undefined),
+        () => ({
+          key: Keys.idempotency(idempotency.scope),
+          read: (b) => (b ? decode<IdempotencyRecord>(b) : undefined),
+        }),
       );
     for (const e of p.events) {
       const subject = sealSubjectOf(e);
@@ -145,15 +158,19 @@ export const prefetch = async (
           (s) => s.keys,
           subject,
           undefined,
-          () => Keys.key(subject),
-          (b) => b,
+          () => ({
+            key: Keys.key(subject),
+            read: (b) => b,
+          }),
         );
     }
   }
-  if (wanted.length > 0) {
-    const values = await db.getMany(wanted.map((w) => w.key));
-    wanted.forEach((w, i) => w.fill(values[i]));
-  }
+  const read = async () => {
+    if (keyed.length === 0) return;
+    const values = await db.getMany(keyed.map((w) => w.key));
+    keyed.forEach((w, i) => w.fill(values[i]));
+  };
+  await Promise.all([read(), ...loads]);
 };
 
 const keyFor = (staged: Staged, subject: string): Uint8Array => {
@@ -178,14 +195,6 @@ const planStaged = (staged: Staged, input: PlanInput): Plan => {
     staged.newKeys.clear();
     throw error;
   }
-};
-
-/** The heads of the streams and projects the batch moved, once each: when it is sealed. */
-export const putHeads = (staged: Staged, ops: LevelBatch): void => {
-  for (const name of staged.moved.streams)
-    ops.put(Keys.streamHead(name), be64(staged.streams.get(name)!));
-  for (const id of staged.moved.projects)
-    ops.put(Keys.projectHead(id), encode(staged.projects.get(id)));
 };
 
 export const stage = (
@@ -239,7 +248,5 @@ export const stage = (
   staged.global = last.global_position;
   staged.streams.set(p.streamName, plan.streamVersion);
   staged.projects.set(projectId, plan.projectHead);
-  staged.moved.streams.add(p.streamName);
-  staged.moved.projects.add(projectId);
   return { answer: { result }, records: plan.records };
 };

@@ -13,7 +13,6 @@ import {
 import {
   newStaged,
   prefetch,
-  putHeads,
   stage,
   type DurableHeads,
   type LevelBatch,
@@ -102,7 +101,7 @@ export const groupCommitter = async (deps: {
     const batch = (open ??= openBatch());
     batch.prefetching = true;
     try {
-      await prefetch(db, heads, group, batch.staged);
+      await prefetch(db, reader, heads, group, batch.staged);
     } catch (error) {
       for (const p of group) p.reject(error);
       return;
@@ -126,7 +125,6 @@ export const groupCommitter = async (deps: {
   const settle = async (batch: Batch): Promise<void> => {
     const { staged, ops, settled } = batch;
     try {
-      putHeads(staged, ops);
       if (ops.length > 0) await ops.write({ sync: true });
       else await ops.close();
     } catch (error) {

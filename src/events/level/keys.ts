@@ -10,8 +10,8 @@ export const Prefix = {
   append: 0x61, // a<appendId>             → LogAppendResult
   key: 0x6b, // k<subject>                 → 32-byte content key
   model: 0x6d, // m<key>                   → read model value
-  streamHead: 0x68, // h<stream>           → version of its last event
-  projectHead: 0x71, // q<project>         → ProjectHead {cursor, hash}
+  // 0x68 (h<stream>) and 0x71 (q<project>) held stream and project heads until heads came to
+  // be derived from the indexes; data dirs written before may still hold them: never reuse.
 } as const;
 
 // Positions stay below 2^53: two 32-bit halves, no BigInt (every append writes several).
@@ -68,8 +68,6 @@ export const Keys = {
     gt: Keys.project(id, after),
     lte: Keys.project(id, Number.MAX_SAFE_INTEGER),
   }),
-  streamHead: (name: string) => text(Prefix.streamHead, name),
-  projectHead: (id: string) => text(Prefix.projectHead, id),
   idempotency: (scope: string) => text(Prefix.idempotency, scope),
   append: (id: string) => text(Prefix.append, id),
   key: (subject: string) => text(Prefix.key, subject),

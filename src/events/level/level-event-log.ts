@@ -91,7 +91,7 @@ export const levelEventLog = async (db: LevelDb, catalog: Catalog): Promise<Tran
     // between commit groups, like a shred: no append is staged against the heads it moves
     importRecords: (records, keys) =>
       committer.exclusive(async () => {
-        const imported = await levelImport(db, committer.head(), records, keys);
+        const imported = await levelImport(db, reader, committer.head(), records, keys);
         committer.imported(imported.head);
         for (const [subject, key] of imported.keys) reader.rememberKey(subject, key);
         cache.clear();

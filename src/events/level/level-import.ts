@@ -1,9 +1,9 @@
-import type { ProjectHead } from '../append-plan.js';
-import { decode, encode } from '../codec.js';
+import { encode } from '../codec.js';
 import type { StoredRecord } from '../envelope.js';
 import { checkImport, newKeysOf, sealedSubjects, type ImportHeads } from '../record-import.js';
-import { be64, Keys, readBe64 } from './keys.js';
+import { be64, Keys } from './keys.js';
 import type { LevelDb } from './level-db.js';
+import type { LevelReader } from './level-reader.js';
 
 /** The content keys this database holds for the subjects (absent: shredded or never sealed). */
 export const levelContentKeys = async (
@@ -20,41 +20,40 @@ export const levelContentKeys = async (
 };
 
 const headsFor = async (
-  db: LevelDb,
+  reader: LevelReader,
   global: number,
   records: readonly StoredRecord[],
 ): Promise<ImportHeads> => {
   const streams = [...new Set(records.map((r) => r.stream_name))];
   const projects = [...new Set(records.map((r) => r.project_id))];
-  const values = await db.getMany([
-    ...streams.map(Keys.streamHead),
-    ...projects.map(Keys.projectHead),
-  ]);
   const heads: ImportHeads = { global, streams: new Map(), projects: new Map() };
-  streams.forEach((name, i) => {
-    const v = values[i];
-    if (v) heads.streams.set(name, readBe64(v));
-  });
-  projects.forEach((id, i) => {
-    const v = values[streams.length + i];
-    if (v) heads.projects.set(id, decode<ProjectHead>(v));
-  });
+  await Promise.all([
+    ...streams.map(async (name) => {
+      const version = await reader.streamVersion(name);
+      if (version > 0) heads.streams.set(name, version);
+    }),
+    ...projects.map(async (id) => {
+      const head = await reader.projectHead(id);
+      if (head.cursor > 0) heads.projects.set(id, head);
+    }),
+  ]);
   return heads;
 };
 
 /**
  * Writes records as they are, in one durable batch, with the same keys an append writes (the
- * record, its stream and project index entries, the heads) and the content keys they need.
+ * record, its stream and project index entries) and the content keys they need.
  * Answers the log's new head and the content keys its records now open with. The caller keeps
  * appends out meanwhile (level-event-log.ts).
  */
 export const levelImport = async (
   db: LevelDb,
+  reader: LevelReader,
   head: number,
   records: readonly StoredRecord[],
   keys: ReadonlyMap<string, Uint8Array>,
 ): Promise<{ head: number; keys: Map<string, Uint8Array> }> => {
-  const heads = await headsFor(db, head, records);
+  const heads = await headsFor(reader, head, records);
   checkImport(heads, records);
   const wanted = sealedSubjects(records).filter((s) => keys.has(s));
   const incoming = new Map(wanted.map((s) => [s, keys.get(s)!]));
@@ -66,9 +65,6 @@ export const levelImport = async (
     batch.put(Keys.stream(r.stream_name, r.stream_version), pos);
     batch.put(Keys.project(r.project_id, r.cursor), pos);
   }
-  for (const [name, version] of heads.streams) batch.put(Keys.streamHead(name), be64(version));
-  for (const [id, projectHead] of heads.projects)
-    batch.put(Keys.projectHead(id), encode(projectHead));
   for (const [subject, key] of fresh) batch.put(Keys.key(subject), Buffer.from(key));
   await batch.write({ sync: true });
   return { head: heads.global, keys: incoming };

@@ -1,6 +1,7 @@
+import type { ProjectHead } from '../append-plan.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { decode } from '../codec.js';
-import type { LogEvent, StoredRecord } from '../envelope.js';
+import { GENESIS_HASH, type LogEvent, type StoredRecord } from '../envelope.js';
 import { toLogEvent } from '../record-view.js';
 import { Keys, readBe64 } from './keys.js';
 import type { LevelDb } from './level-db.js';
@@ -62,9 +63,17 @@ export const levelReader = (db: LevelDb, catalog: Catalog) => {
       view(await recordsAt(await positions(Keys.projectRange(projectId, after), limit))),
     readStream: async (name: string, from: number, to: number) =>
       view(await recordsAt(await positions(Keys.streamRange(name, from, to), -1))),
+    /** The version of a stream's last event: the key of its last index entry. */
     streamVersion: async (name: string): Promise<number> => {
-      const head = await db.get(Keys.streamHead(name));
-      return head ? readBe64(head) : 0;
+      const [last] = await db.keys({ ...Keys.streamRange(name), reverse: true, limit: 1 }).all();
+      return last ? readBe64(last, last.length - 8) : 0;
+    },
+    /** A project's chain head: the cursor and hash of its last event. */
+    projectHead: async (projectId: string): Promise<ProjectHead> => {
+      const [at] = await positions({ ...Keys.projectRange(projectId, 0), reverse: true }, 1);
+      if (at === undefined) return { cursor: 0, hash: GENESIS_HASH };
+      const [last] = await recordsAt([at]);
+      return { cursor: last!.cursor, hash: last!.hash };
     },
     head: async (): Promise<number> => {
       const [last] = await db.keys({ ...Keys.globalRange(0), reverse: true, limit: 1 }).all();

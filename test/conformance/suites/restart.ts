@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { STREAM_DOES_NOT_EXIST } from '@event-driven-io/emmett';
 import { describe, it } from 'node:test';
 import { GENESIS_HASH, verifyChain } from '../../../src/events/index.js';
 import {
@@ -43,6 +44,28 @@ export const restartTests = (open: OpenStore): void => {
           events.filter((e) => e.type === 'thing.said').map((e) => e.data.text),
           ['kept', 'again'],
         );
+        const raw = (await allRaw(log)).filter((r) => r.project_id === 'p');
+        assert.equal(verifyChain(raw, GENESIS_HASH), undefined);
+      }));
+
+    it("continues every stream and a project's chain from what is stored, across its streams", (t) =>
+      withLog(open, async (first, store) => {
+        if (!store.reopen) return t.skip('this store cannot be reopened');
+        await first.appendToStream(stream('p', 'a'), [ev(1), ev(2)]);
+        await first.appendToStream(stream('p', 'b'), [ev(3)]);
+        await first.appendToStream(stream('p', 'a'), [ev(4)]);
+
+        const log = await store.reopen();
+        assert.equal((await log.readStream(stream('p', 'a'))).currentStreamVersion, 3n);
+        const b = await log.appendToStream(stream('p', 'b'), [ev(5)], {
+          expectedStreamVersion: 1n,
+        });
+        assert.equal(b.nextExpectedStreamVersion, 2n);
+        assert.equal(b.lastCursor, 5);
+        const c = await log.appendToStream(stream('p', 'c'), [ev(6)], {
+          expectedStreamVersion: STREAM_DOES_NOT_EXIST,
+        });
+        assert.equal(c.lastCursor, 6);
         const raw = (await allRaw(log)).filter((r) => r.project_id === 'p');
         assert.equal(verifyChain(raw, GENESIS_HASH), undefined);
       }));
