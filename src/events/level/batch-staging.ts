@@ -96,6 +96,7 @@ export const prefetch = async (
 ): Promise<void> => {
   const keyed: { key: Buffer; fill: (value: Buffer | undefined) => void }[] = [];
   const loads: Promise<void>[] = [];
+  const placed: (() => void)[] = [];
   const want = <V>(
     of: (s: Staged) => Map<string, V>,
     id: string,
@@ -108,6 +109,7 @@ export const prefetch = async (
     const known = staged.base && of(staged.base).has(id) ? of(staged.base) : cache;
     if (known?.has(id)) return void own.set(id, known.get(id)!);
     own.set(id, undefined as V);
+    placed.push(() => own.delete(id));
     const how = fetch();
     if ('load' in how) loads.push(how.load().then((v) => void own.set(id, v)));
     else keyed.push({ key: how.key, fill: (b) => own.set(id, how.read(b)) });
@@ -170,7 +172,15 @@ export const prefetch = async (
     const values = await db.getMany(keyed.map((w) => w.key));
     keyed.forEach((w, i) => w.fill(values[i]));
   };
-  await Promise.all([read(), ...loads]);
+  // Every lookup settles before this answers: none fills a map after a failure was reported.
+  const failed = (await Promise.allSettled([read(), ...loads])).find(
+    (r) => r.status === 'rejected',
+  );
+  if (failed) {
+    // what this group left unknown must not read as known to the next group of the batch
+    for (const forget of placed) forget();
+    throw failed.reason;
+  }
 };
 
 const keyFor = (staged: Staged, subject: string): Uint8Array => {
