@@ -28,6 +28,7 @@ export type Results = {
   machine: string;
   workload: { payloadBytes: number; recordBytes: number };
   appends: {
+    runs: number;
     rates: Record<AppendKey, number>;
     /** process CPU time per event, all threads */
     cpuUs: Record<AppendKey, number>;
@@ -148,7 +149,7 @@ export const report = (r: Results): string => {
     '',
     `Produced by \`${r.command}\` on ${r.machine}, in ${r.minutes.toFixed(1)} minutes ` +
       `(load average ${r.load[0].toFixed(1)} at the start, ${r.load[1].toFixed(1)} at the end).`,
-    `Workload: events with ${r.workload.payloadBytes} bytes of msgpack data (${r.workload.recordBytes}-byte stored records with the envelope and hash chain) over 2,000 streams. Medians of 3 runs.`,
+    `Workload: events with ${r.workload.payloadBytes} bytes of msgpack data (${r.workload.recordBytes}-byte stored records with the envelope and hash chain) over 2,000 streams. Medians of ${r.appends.runs} runs for appends, of 3 for the rest.`,
     r.quick ? '\n**Quick run: smaller sizes; not the figures the targets are judged on.**' : '',
     '',
     '## Targets',

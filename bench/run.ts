@@ -41,6 +41,9 @@ const size = quick
       large: 1_000_000,
     };
 const RUNS = 3;
+// The append figures move most with the disk's mood (fsync times changed ×2 within minutes
+// here), and a run of all of them takes ~15 s: five runs' medians.
+const APPEND_RUNS = 5;
 const LATENCY_STREAMS = 300;
 const READ_STREAMS = 200;
 
@@ -84,7 +87,7 @@ type AppendKey = keyof typeof APPENDS;
  */
 const appends = async () => {
   const runs: Record<AppendKey, Rate>[] = [];
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < APPEND_RUNS; i++) {
     const run = {} as Record<AppendKey, Rate>;
     for (const [key, [what, measure]] of Object.entries(APPENDS))
       run[key as AppendKey] = await step(`${what}, run ${i + 1}`, measure);
@@ -98,6 +101,7 @@ const appends = async () => {
     >;
   const ratio = (k: AppendKey, raw: AppendKey) => median(runs.map((r) => r[k].rate / r[raw].rate));
   return {
+    runs: APPEND_RUNS,
     rates: each((r) => r.rate),
     cpuUs: each((r) => r.cpuUs),
     ratios: {
