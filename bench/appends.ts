@@ -15,7 +15,7 @@ import {
 import { Keys } from '../src/events/level/keys.js';
 import { openEventLog } from '../src/events/open-log.js';
 import { perSecond } from './stats.js';
-import { benchCatalog, benchCommand, benchStream, payload, STREAMS } from './workload.js';
+import { benchCatalog, benchCommand, benchStream, payload, PROJECTS, STREAMS } from './workload.js';
 
 /** Events per second, and the process's CPU time per event (all threads: LevelDB's too). */
 export type Rate = { rate: number; cpuUs: number };
@@ -97,12 +97,36 @@ const sampleRecords = (count: number): Buffer[] => {
   return plan.records.map((r) => encode(r));
 };
 
-/** The keys the log writes besides the record, as it writes them: its stream and project index entries. */
+/**
+ * The keys the log writes besides the record, as it writes them: its stream and project index
+ * entries.
+ */
 const logIndex = (batch: ReturnType<ClassicLevel<Buffer, Buffer>['batch']>, position: number) => {
   const stream = benchStream(position);
   const version = Math.floor(position / STREAMS) + 1;
   batch.put(Keys.stream(stream, version), Keys.global(position).subarray(1));
-  batch.put(Keys.project(`project-${position % 20}`, position), Keys.global(position).subarray(1));
+  batch.put(
+    Keys.project(`project-${position % PROJECTS}`, position),
+    Keys.global(position).subarray(1),
+  );
+};
+
+/** Runs `use` on a fresh raw classic-level database with the record bytes the log writes. */
+const withRawDb = async <T>(
+  use: (db: ClassicLevel<Buffer, Buffer>, values: Buffer[]) => Promise<T>,
+): Promise<T> => {
+  const dir = await scratch();
+  const db = new ClassicLevel<Buffer, Buffer>(join(dir, 'raw'), {
+    keyEncoding: 'buffer',
+    valueEncoding: 'buffer',
+  });
+  await db.open();
+  try {
+    return await use(db, sampleRecords(1024));
+  } finally {
+    await db.close();
+    await rm(dir, { recursive: true, force: true });
+  }
 };
 
 /**
@@ -111,69 +135,47 @@ const logIndex = (batch: ReturnType<ClassicLevel<Buffer, Buffer>['batch']>, posi
  * the record bytes the log writes; with `logKeys`, also the index entries the log writes with
  * them (the same durable batches, key for key).
  */
-export const rawLevelDbRate = async (batch: number, events: number, logKeys = false) => {
-  const dir = await scratch();
-  const db = new ClassicLevel<Buffer, Buffer>(join(dir, 'raw'), {
-    keyEncoding: 'buffer',
-    valueEncoding: 'buffer',
-  });
-  await db.open();
-  const values = sampleRecords(1024);
-  let position = 0;
-  const run = async (count: number) => {
-    const clock = measure();
-    for (let written = 0; written < count; written += batch) {
-      const b = db.batch();
-      for (let i = 0; i < batch; i++, position++) {
-        b.put(Keys.global(position + 1), values[position % values.length]!);
-        if (logKeys) logIndex(b, position + 1);
+export const rawLevelDbRate = (batch: number, events: number, logKeys = false) =>
+  withRawDb(async (db, values) => {
+    let position = 0;
+    const run = async (count: number) => {
+      const clock = measure();
+      for (let written = 0; written < count; written += batch) {
+        const b = db.batch();
+        for (let i = 0; i < batch; i++, position++) {
+          b.put(Keys.global(position + 1), values[position % values.length]!);
+          if (logKeys) logIndex(b, position + 1);
+        }
+        await b.write({ sync: true });
       }
-      await b.write({ sync: true });
-    }
-    return clock.stop(count);
-  };
-  try {
+      return clock.stop(count);
+    };
     await run(Math.min(50 * batch, events));
-    return await run(events);
-  } finally {
-    await db.close();
-    await rm(dir, { recursive: true, force: true });
-  }
-};
+    return run(events);
+  });
 
 /**
  * 32 closed-loop writers each making its own events durable with raw classic-level, one
  * `sync: true` batch per event: LevelDB's own write queue groups what reaches it concurrently
  * (as many as libuv has threads), with no group commit of ours.
  */
-export const rawConcurrentRate = async (writers: number, perWriter: number): Promise<Rate> => {
-  const dir = await scratch();
-  const db = new ClassicLevel<Buffer, Buffer>(join(dir, 'raw'), {
-    keyEncoding: 'buffer',
-    valueEncoding: 'buffer',
-  });
-  await db.open();
-  const values = sampleRecords(1024);
-  let position = 0;
-  const writer = async (count: number) => {
-    for (let i = 0; i < count; i++) {
-      const at = ++position;
-      await db
-        .batch()
-        .put(Keys.global(at), values[at % values.length]!)
-        .write({ sync: true });
-    }
-  };
-  try {
+export const rawConcurrentRate = (writers: number, perWriter: number): Promise<Rate> =>
+  withRawDb(async (db, values) => {
+    let position = 0;
+    const writer = async (count: number) => {
+      for (let i = 0; i < count; i++) {
+        const at = ++position;
+        await db
+          .batch()
+          .put(Keys.global(at), values[at % values.length]!)
+          .write({ sync: true });
+      }
+    };
     await Promise.all(Array.from({ length: writers }, () => writer(20)));
     const clock = measure();
     await Promise.all(Array.from({ length: writers }, () => writer(perWriter)));
     return clock.stop(writers * perWriter);
-  } finally {
-    await db.close();
-    await rm(dir, { recursive: true, force: true });
-  }
-};
+  });
 
 export const recordBytes = (): number => sampleRecords(1)[0]!.length;
 

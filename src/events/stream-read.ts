@@ -29,14 +29,19 @@ export const streamReadResult = <E extends Event, P extends Event = E>(
   read: LogReadEvent[],
   current: number,
   options?: ReadStreamOptions<bigint, E, P>,
-): ReadStreamResult<E, LogReadEventMetadata> => {
-  const upcast = options?.schema?.versioning?.upcast as ((e: AnyEvent) => AnyEvent) | undefined;
-  const events = upcast ? read.map((e) => ({ ...e, ...upcast(e) })) : read;
-  return {
-    currentStreamVersion: read.at(-1)?.metadata.streamPosition ?? 0n,
-    events: events as never,
-    streamExists: current > 0,
-  };
+): ReadStreamResult<E, LogReadEventMetadata> => ({
+  currentStreamVersion: read.at(-1)?.metadata.streamPosition ?? 0n,
+  events: upcastRead(read, options?.schema) as never,
+  streamExists: current > 0,
+});
+
+/** Read events upcast by the caller's Emmett schema, or the same array when it has no upcast. */
+export const upcastRead = <T extends AnyEvent>(
+  events: T[],
+  schema?: { versioning?: { upcast?: unknown } },
+): T[] => {
+  const upcast = schema?.versioning?.upcast as ((e: AnyEvent) => AnyEvent) | undefined;
+  return upcast ? events.map((e) => ({ ...e, ...upcast(e) })) : events;
 };
 
 type ReadStream = <E extends Event, P extends Event = E>(

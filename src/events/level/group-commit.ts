@@ -167,10 +167,6 @@ export const groupCommitter = async (deps: {
     writing = { batch, done };
   };
 
-  const runJob = async (job: Job): Promise<void> => {
-    await job.job();
-  };
-
   const nextArrival = () => new Promise<void>((resolve) => (arrived = resolve));
 
   // Closed-loop writers (each waits for its append before its next command) cannot share one
@@ -197,7 +193,7 @@ export const groupCommitter = async (deps: {
           queue.splice(0, Math.min(space, end < 0 ? queue.length : end)) as Pending[],
         );
       } else if (writing) await (next ? writing.done : Promise.race([writing.done, nextArrival()]));
-      else if (next && 'job' in next) await runJob(queue.shift() as Job);
+      else if (next && 'job' in next) await (queue.shift() as Job).job();
       else if (!next) break;
       // else: the open batch is full and the disk is free: it is written at the top
     }

@@ -28,11 +28,12 @@ export const streamCache = (limit = 50_000) => {
         drop(oldest);
       }
   };
-  const put = (name: string, events: readonly LogReadEvent[]): void => {
+  /** Caches `events` as the whole stream: the array becomes the cache's own. */
+  const adopt = (name: string, events: LogReadEvent[]): void => {
     drop(name);
     if (events.length === 0 || events.length > limit / 10) return;
     size += events.length;
-    keep(name, events.slice());
+    keep(name, events);
   };
 
   return {
@@ -43,7 +44,8 @@ export const streamCache = (limit = 50_000) => {
       keep(name, events);
       return events.slice();
     },
-    put,
+    /** a stream read from disk; the caller keeps its array */
+    put: (name: string, events: readonly LogReadEvent[]): void => adopt(name, events.slice()),
     /** after a shred: cached events may hold content that must be gone */
     clear(): void {
       streams.clear();
@@ -58,7 +60,7 @@ export const streamCache = (limit = 50_000) => {
           cached.push(toReadEvent(e));
           size++;
           keep(e.stream_name, cached);
-        } else if (e.stream_version === 1) put(e.stream_name, [toReadEvent(e)]);
+        } else if (e.stream_version === 1) adopt(e.stream_name, [toReadEvent(e)]);
         else drop(e.stream_name);
       }
     },

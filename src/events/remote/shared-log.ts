@@ -1,13 +1,11 @@
 import type { Event, ReadStreamOptions, ReadStreamResult } from '@event-driven-io/emmett';
 import type { LogReadEventMetadata } from '../event-log.js';
 import { newId } from '../ids.js';
-import { aggregateStreamOver } from '../stream-read.js';
+import { aggregateStreamOver, upcastRead } from '../stream-read.js';
 import type { ModelStore } from '../model-store.js';
 import type { LogOpArgs, LogOpName, LogOpResult } from './log-ops.js';
 import { routeKeeper, type Elect } from './route-keeper.js';
 import type { OpResult, Role, SharedEventLog, WriterOps } from './types.js';
-
-type AnyEvent = { type: string; data: Record<string, unknown> };
 
 /**
  * The EventLog a process holds, whatever its role: every call goes to the writer through the
@@ -32,9 +30,9 @@ export const sharedEventLog = async <Ops extends WriterOps>(
   ) => {
     const { schema, ...wire } = options ?? {};
     const read = await run('log.readStream', { streamName, options: wire });
-    const upcast = schema?.versioning?.upcast as ((e: AnyEvent) => AnyEvent) | undefined;
-    if (!upcast) return read as ReadStreamResult<E, LogReadEventMetadata>;
-    return { ...read, events: read.events.map((e) => ({ ...e, ...upcast(e) })) as never };
+    const events = upcastRead(read.events, schema);
+    if (events === read.events) return read as ReadStreamResult<E, LogReadEventMetadata>;
+    return { ...read, events: events as never };
   };
 
   const models: ModelStore = {
