@@ -149,6 +149,26 @@ describe('pipelined group commit', () => {
     await log.close();
   });
 
+  it('tells a version conflict once the append that won is durable, so a retry reads its head', async () => {
+    const disk = await gatedDb();
+    const log = await levelEventLog(disk.db, openCatalog);
+    const won = log.appendToStream(stream('a'), [ev(1)], { expectedStreamVersion: 0n });
+    const lost = log.appendToStream(stream('a'), [ev(2)], { expectedStreamVersion: 0n });
+    let told: { trace: string[]; version: bigint } | undefined;
+    const retried = lost.catch(async (error: unknown) => {
+      const trace = [...disk.trace];
+      told = { trace, version: (await log.readStream(stream('a'))).currentStreamVersion };
+      throw error;
+    });
+    await turns();
+    assert.deepEqual(disk.trace, ['write [1]']);
+    assert.equal(told, undefined, 'not told while the append it lost to is not durable');
+    await disk.drain([won, retried]);
+    await assert.rejects(retried, isExpectedVersionConflictError);
+    assert.deepEqual(told, { trace: ['write [1]', 'durable [1]'], version: 1n });
+    await log.close();
+  });
+
   it('goes on after a batch in which every append failed', async () => {
     const log = await levelEventLog(await openMemoryLevel(), openCatalog);
     await log.appendToStream(stream('a'), [ev(1)]);

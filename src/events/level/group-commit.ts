@@ -1,4 +1,4 @@
-import type { Event } from '@event-driven-io/emmett';
+import { isExpectedVersionConflictError, type Event } from '@event-driven-io/emmett';
 import type { Subject } from 'rxjs';
 import type { Catalog } from '../catalog/catalog.js';
 import { decode } from '../codec.js';
@@ -31,6 +31,8 @@ type Batch = {
   staged: Staged;
   ops: LevelBatch;
   settled: Settled[];
+  /** appends refused for a version conflict, told once the batch is durable (see stageGroup) */
+  refused: { p: Pending; error: unknown }[];
   /** the batch it was staged on failed to write: its appends went back to the queue, first */
   discarded?: { requeued: number };
   /** a lookup for it is out: it may not be sealed, its maps hold placeholders */
@@ -82,6 +84,7 @@ export const groupCommitter = async (deps: {
     staged: newStaged(writing?.batch.staged, global),
     ops: db.batch(),
     settled: [],
+    refused: [],
   });
 
   /**
@@ -90,9 +93,10 @@ export const groupCommitter = async (deps: {
    * against what is durable.
    */
   const restage = (batch: Batch): void => {
-    batch.discarded = { requeued: batch.settled.length };
+    const appends = [...batch.settled.map((s) => s.p), ...batch.refused.map((r) => r.p)];
+    batch.discarded = { requeued: appends.length };
     open = undefined;
-    queue.unshift(...batch.settled.map((s) => s.p));
+    queue.unshift(...appends);
     batch.ops.close().catch(() => {});
   };
 
@@ -117,19 +121,24 @@ export const groupCommitter = async (deps: {
       try {
         batch.settled.push({ p, ...stage(catalog, p, batch.staged, batch.ops, now) });
       } catch (error) {
-        p.reject(error);
+        // A conflict is most often with an append staged here or in the batch being written,
+        // not durable yet: told now, the caller's retry would read the durable head it already
+        // lost to and conflict again, then back off. Told with this batch, its retry reads the
+        // head that beat it.
+        if (isExpectedVersionConflictError(error)) batch.refused.push({ p, error });
+        else p.reject(error);
       }
     }
   };
 
   const settle = async (batch: Batch): Promise<void> => {
-    const { staged, ops, settled } = batch;
+    const { staged, ops, settled, refused } = batch;
     try {
       if (ops.length > 0) await ops.write({ sync: true });
       else await ops.close();
     } catch (error) {
       if (open) restage(open);
-      for (const { p } of settled) p.reject(error);
+      for (const { p } of [...settled, ...refused]) p.reject(error);
       return;
     }
     staged.base = undefined; // durable now, and in the caches below: let it go
@@ -154,6 +163,7 @@ export const groupCommitter = async (deps: {
     for (const { p, answer } of settled)
       if ('replays' in answer) p.reject(new IdempotencyReplayError(answer.replays));
       else p.resolve(answer.result);
+    for (const { p, error } of refused) p.reject(error);
     for (const e of events) live.next(e);
   };
 
