@@ -34,3 +34,6 @@ export const parseStreamName = (name: string): Readonly<StreamId> | undefined =>
   parsed.set(name, id && Object.freeze(id));
   return id;
 };
+
+/** The project a stream belongs to; '' for a name not in the `<type>:<project>:<id>` form. */
+export const projectOf = (name: string): string => parseStreamName(name)?.projectId ?? '';

@@ -19,7 +19,7 @@ import {
   type LogAppendResult,
 } from '../event-log.js';
 import { newSubjectKey, sealSubjectOf } from '../sealing.js';
-import { parseStreamName } from '../stream-name.js';
+import { projectOf } from '../stream-name.js';
 import { assertNoNul, be64, Keys } from './keys.js';
 import type { LevelDb } from './level-db.js';
 import type { LevelReader } from './level-reader.js';
@@ -77,11 +77,14 @@ export const newStaged = (base: Staged | undefined, global: number): Staged => (
   newKeys: new Set(),
 });
 
-export const projectOf = (streamName: string): string =>
-  parseStreamName(streamName)?.projectId ?? '';
-
 /** How a batch learns what it does not know: a key read in the batch's one `getMany`, or a lookup. */
 type Fetch<V> = { key: Buffer; read: (b?: Buffer) => V } | { load: () => Promise<V> };
+
+/** A msgpack value read in the batch's `getMany`, undefined when absent. */
+const storedAt = <V>(key: Buffer): Fetch<V | undefined> => ({
+  key,
+  read: (b) => (b ? decode<V>(b) : undefined),
+});
 
 /**
  * Fills the batch's maps with everything a group needs: what is not known from the batch before
@@ -138,20 +141,14 @@ export const prefetch = async (
         (s) => s.appends,
         appendId,
         undefined,
-        () => ({
-          key: Keys.append(appendId),
-          read: (b) => (b ? decode<LogAppendResult>(b) : undefined),
-        }),
+        () => storedAt<LogAppendResult>(Keys.append(appendId)),
       );
     if (idempotency)
       want(
         (s) => s.idempotency,
         idempotency.scope,
         undefined,
-        () => ({
-          key: Keys.idempotency(idempotency.scope),
-          read: (b) => (b ? decode<IdempotencyRecord>(b) : undefined),
-        }),
+        () => storedAt<IdempotencyRecord>(Keys.idempotency(idempotency.scope)),
       );
     for (const e of p.events) {
       const subject = sealSubjectOf(e);

@@ -11,7 +11,7 @@ import {
   type LogAppendResult,
 } from '../event-log.js';
 import { newSubjectKey, sealSubjectOf } from '../sealing.js';
-import { parseStreamName } from '../stream-name.js';
+import { projectOf } from '../stream-name.js';
 
 export type PendingAppend = {
   streamName: string;
@@ -40,9 +40,6 @@ export type Staged = Loaded & {
   touchedStreams: Set<string>;
   touchedProjects: Set<string>;
 };
-
-export const projectOf = (streamName: string): string =>
-  parseStreamName(streamName)?.projectId ?? '';
 
 const subjectsOf = (events: readonly Event[]): string[] =>
   events.flatMap((e) => sealSubjectOf(e) ?? []);
