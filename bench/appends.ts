@@ -97,11 +97,13 @@ const sampleRecords = (count: number): Buffer[] => {
   return plan.records.map((r) => encode(r));
 };
 
+type RawDb = ClassicLevel<Buffer, Buffer>;
+
 /**
  * The keys the log writes besides the record, as it writes them: its stream and project index
  * entries.
  */
-const logIndex = (batch: ReturnType<ClassicLevel<Buffer, Buffer>['batch']>, position: number) => {
+const logIndex = (batch: ReturnType<RawDb['batch']>, position: number) => {
   const stream = benchStream(position);
   const version = Math.floor(position / STREAMS) + 1;
   batch.put(Keys.stream(stream, version), Keys.global(position).subarray(1));
@@ -111,47 +113,77 @@ const logIndex = (batch: ReturnType<ClassicLevel<Buffer, Buffer>['batch']>, posi
   );
 };
 
-/** Runs `use` on a fresh raw classic-level database with the record bytes the log writes. */
-const withRawDb = async <T>(
-  use: (db: ClassicLevel<Buffer, Buffer>, values: Buffer[]) => Promise<T>,
+/**
+ * Runs `use` on fresh raw classic-level databases, one per name, in one scratch dir, with the
+ * record bytes the log writes.
+ */
+const withRawDbs = async <T>(
+  names: string[],
+  use: (dbs: RawDb[], values: Buffer[]) => Promise<T>,
 ): Promise<T> => {
   const dir = await scratch();
-  const db = new ClassicLevel<Buffer, Buffer>(join(dir, 'raw'), {
-    keyEncoding: 'buffer',
-    valueEncoding: 'buffer',
-  });
-  await db.open();
+  const dbs = names.map(
+    (name) =>
+      new ClassicLevel<Buffer, Buffer>(join(dir, name), {
+        keyEncoding: 'buffer',
+        valueEncoding: 'buffer',
+      }),
+  );
   try {
-    return await use(db, sampleRecords(1024));
+    await Promise.all(dbs.map((db) => db.open()));
+    return await use(dbs, sampleRecords(1024));
   } finally {
-    await db.close();
+    await Promise.all(dbs.map((db) => db.close()));
     await rm(dir, { recursive: true, force: true });
   }
 };
+const withRawDb = <T>(use: (db: RawDb, values: Buffer[]) => Promise<T>): Promise<T> =>
+  withRawDbs(['raw'], ([db], values) => use(db!, values));
+
+/** MB LevelDB's compactions wrote (the Write(MB) column of `leveldb.stats`, all levels). */
+const compactionMb = async (db: RawDb): Promise<number> =>
+  (await db.getProperty('leveldb.stats'))
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/).map(Number))
+    .filter((cells) => cells.length === 6 && cells.every((n) => !Number.isNaN(n)))
+    .reduce((sum, cells) => sum + cells[5]!, 0);
+
+/**
+ * Where a raw write puts the log's index entries: nowhere (bare records, the reference), in the
+ * same batch (what the log writes, key for key), or in a second database written without
+ * `sync` beside each durable batch (an experiment: bench/shapes.ts).
+ */
+export type IndexPlacement = 'none' | 'with' | 'apart';
 
 /**
  * The physical reference: raw classic-level chained batches with `sync: true`, `batch` events
  * each (1 = one durable write per event; 32 = what group commit could do for 32 writers), of
- * the record bytes the log writes; with `logKeys`, also the index entries the log writes with
- * them (the same durable batches, key for key).
+ * the record bytes the log writes, with the log's index entries placed as `index` says.
  */
-export const rawLevelDbRate = (batch: number, events: number, logKeys = false) =>
-  withRawDb(async (db, values) => {
+export const rawLevelDbRate = (
+  batch: number,
+  events: number,
+  index: IndexPlacement = 'none',
+): Promise<Rate & { compactionMb: number }> =>
+  withRawDbs(index === 'apart' ? ['raw', 'index'] : ['raw'], async ([db, apart], values) => {
     let position = 0;
     const run = async (count: number) => {
       const clock = measure();
       for (let written = 0; written < count; written += batch) {
-        const b = db.batch();
+        const b = db!.batch();
+        const entries = index === 'apart' ? apart!.batch() : index === 'with' ? b : undefined;
         for (let i = 0; i < batch; i++, position++) {
           b.put(Keys.global(position + 1), values[position % values.length]!);
-          if (logKeys) logIndex(b, position + 1);
+          if (entries) logIndex(entries, position + 1);
         }
-        await b.write({ sync: true });
+        if (entries && entries !== b) await Promise.all([b.write({ sync: true }), entries.write()]);
+        else await b.write({ sync: true });
       }
       return clock.stop(count);
     };
     await run(Math.min(50 * batch, events));
-    return run(events);
+    const rate = await run(events);
+    return { ...rate, compactionMb: await compactionMb(db!) };
   });
 
 /**
@@ -184,5 +216,5 @@ export const commandPathLevelDb = async (writers: number, perWriter: number): Pr
   (await commandPathLevelDbRate(writers, perWriter)).rate;
 export const commandPathEmmettMemory = async (writers: number, perWriter: number) =>
   (await commandPathEmmettMemoryRate(writers, perWriter)).rate;
-export const rawLevelDb = async (batch: number, events: number, logKeys = false) =>
-  (await rawLevelDbRate(batch, events, logKeys)).rate;
+export const rawLevelDb = async (batch: number, events: number, index?: IndexPlacement) =>
+  (await rawLevelDbRate(batch, events, index)).rate;

@@ -59,11 +59,11 @@ const APPENDS = {
   raw32: ['raw LevelDB, 32 events per durable batch', () => rawLevelDb(32, size.raw32)],
   raw32keys: [
     "raw LevelDB, 32 events per durable batch with the log's index keys",
-    () => rawLevelDb(32, size.raw32, true),
+    () => rawLevelDb(32, size.raw32, 'with'),
   ],
   raw16keys: [
     "raw LevelDB, 16 events per durable batch with the log's index keys",
-    () => rawLevelDb(16, size.raw32, true),
+    () => rawLevelDb(16, size.raw32, 'with'),
   ],
   raw32concurrent: [
     'raw LevelDB, 32 concurrent writers, one durable batch per event',
