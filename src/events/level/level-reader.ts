@@ -44,6 +44,10 @@ export const levelReader = (db: LevelDb, catalog: Catalog) => {
   const positions = async (range: object, limit: number): Promise<number[]> =>
     (await db.values({ ...range, limit }).all()).map((v) => readBe64(v));
 
+  /** The last key of a range, if any. */
+  const lastKey = async (range: object): Promise<Buffer | undefined> =>
+    (await db.keys({ ...range, reverse: true, limit: 1 }).all())[0];
+
   const readRaw = async (after: number, limit: number): Promise<StoredRecord[]> =>
     (await db.values({ ...Keys.globalRange(after), limit }).all()).map((v) =>
       decode<StoredRecord>(v),
@@ -65,7 +69,7 @@ export const levelReader = (db: LevelDb, catalog: Catalog) => {
       view(await recordsAt(await positions(Keys.streamRange(name, from, to), -1))),
     /** The version of a stream's last event: the key of its last index entry. */
     streamVersion: async (name: string): Promise<number> => {
-      const [last] = await db.keys({ ...Keys.streamRange(name), reverse: true, limit: 1 }).all();
+      const last = await lastKey(Keys.streamRange(name));
       return last ? readBe64(last, last.length - 8) : 0;
     },
     /** A project's chain head: the cursor and hash of its last event. */
@@ -76,7 +80,7 @@ export const levelReader = (db: LevelDb, catalog: Catalog) => {
       return { cursor: last!.cursor, hash: last!.hash };
     },
     head: async (): Promise<number> => {
-      const [last] = await db.keys({ ...Keys.globalRange(0), reverse: true, limit: 1 }).all();
+      const last = await lastKey(Keys.globalRange(0));
       return last ? readBe64(last, 1) : 0;
     },
   };
