@@ -4,7 +4,8 @@ import { ClassicLevel } from 'classic-level';
 import { decode, type StoredRecord } from '../../src/events/index.js';
 import { Keys } from '../../src/events/level/keys.js';
 import { openEventLog } from '../../src/events/open-log.js';
-import { allProjectors, startProjections } from '../../src/projections/index.js';
+import { allProjectors } from '../../src/modules/index.js';
+import { startProjections } from '../../src/projections/index.js';
 import { childArgs, memorySampler, reply } from '../child.js';
 import { benchCatalog, benchProjector } from '../workload.js';
 

@@ -1,30 +1,67 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { projectCommands, tokenCommands } from '../commands/project/project-commands.js';
-import { catalog } from '../events/catalog/index.js';
+import { createCatalog } from '../events/catalog/catalog.js';
 import { openEventLog } from '../events/open-log.js';
+import type { Projector } from '../projections/projector.js';
 import { projectQueries, tokenQueries } from '../projections/queries.js';
-import { governanceService } from './governance.js';
+import type { KernelModule } from './kernel-module.js';
+import { projectModule } from './project-module.js';
 import { writerProjections } from './writer-projections.js';
 
 export type AppOptions = {
+  /** the contexts served on top of the project context (src/modules/index.ts lists them) */
+  modules?: readonly KernelModule[];
   /** default: $INTENTLOG_HOME, else ~/.intentlog */
   dataDir?: string;
   /** `memory` or a postgres:// URL; default: the embedded LevelDB store in dataDir */
   store?: string;
+  /** the time commands are decided at; a fake clock in tests (leases, quiet claims) */
+  clock?: () => Date;
 };
+
+/** The project context first, then the contexts built on it. */
+export const withProject = (modules: readonly KernelModule[] = []): KernelModule[] => [
+  projectModule,
+  ...modules,
+];
 
 export const defaultDataDir = (): string =>
   process.env.INTENTLOG_HOME ?? join(homedir(), '.intentlog');
 
+/** Every context's event types in one catalog; a type two contexts declare is refused by name. */
+export const catalogOf = (modules: readonly KernelModule[]) => {
+  const owner = new Map<string, string>();
+  for (const m of modules)
+    for (const e of m.events) {
+      const other = owner.get(e.type);
+      if (other !== undefined)
+        throw new Error(`event type ${e.type} is declared by both ${other} and ${m.name}`);
+      owner.set(e.type, m.name);
+    }
+  return createCatalog(modules.flatMap((m) => m.events));
+};
+
+const projectorsOf = (modules: readonly KernelModule[]): Projector[] => {
+  const all = modules.flatMap((m) => m.projectors ?? []);
+  const names = all.map((p) => p.name);
+  const twice = names.find((n, i) => names.indexOf(n) !== i);
+  if (twice) throw new Error(`read model ${twice} is declared twice`);
+  return all;
+};
+
 /**
- * The composition root: the log, the read models kept by the projection engine, and the
- * command and query services every surface and CLI command uses.
+ * The composition root of the kernel: the log, the read models kept by the projection engine,
+ * the clock, and the project context every surface shares. Contexts add their services with
+ * `perApp` (per-app.ts); the App knows none of them.
  */
 export const openApp = async (options: AppOptions = {}) => {
   const dataDir = options.dataDir ?? defaultDataDir();
   const store = options.store ?? process.env.INTENTLOG_STORE;
-  const writer = writerProjections();
+  const modules = withProject(options.modules);
+  const catalog = catalogOf(modules);
+  const projectors = projectorsOf(modules);
+  const writer = writerProjections(projectors);
   const log = await openEventLog({
     dataDir,
     catalog,
@@ -33,16 +70,20 @@ export const openApp = async (options: AppOptions = {}) => {
     onWriter: writer.onWriter,
   });
   const projections = writer.facade(log);
-  const waitFor = projections.waitFor;
   return {
     dataDir,
     log,
+    catalog,
+    projectors,
     projections,
-    /** read-your-writes: wait until the read models have folded the caller's last command */
-    waitFor,
+    /**
+     * Read-your-writes: resolves once the named read models (every one when none is named)
+     * have folded the log up to `position`; a wait that times out is `unavailable`.
+     */
+    waitFor: projections.waitFor,
+    clock: options.clock ?? (() => new Date()),
     projects: { ...projectCommands(log), ...projectQueries(log.models) },
     tokens: { ...tokenCommands(log), ...tokenQueries(log.models) },
-    governance: governanceService(log, waitFor),
     close: () => log.close(),
   };
 };

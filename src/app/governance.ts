@@ -6,6 +6,9 @@ import type { Principal } from '../commands/principal.js';
 import { projectCommands } from '../commands/project/project-commands.js';
 import type { Role } from '../events/catalog/project.js';
 import { toSyncEnvelope, type EventLog } from '../events/index.js';
+import type { WaitOptions } from '../projections/engine.js';
+import type { App } from './app.js';
+import { perApp } from './per-app.js';
 import { pendingActionQueries } from '../projections/pending-actions.js';
 import { projectQueries } from '../projections/queries.js';
 import { workPackageQueries } from '../projections/work-packages.js';
@@ -20,11 +23,17 @@ type InProject = { project_id: string };
  * rule. Every query first waits until the read models have folded everything committed before
  * it started, so a caller always reads its own (and everyone's earlier) writes.
  */
-export const governanceService = (log: EventLog, waitFor: (position: number) => Promise<void>) => {
+/** The read models governance's queries read. */
+export const GOVERNANCE_MODELS = ['projects', 'work-packages', 'pending-actions'];
+
+export const governanceService = (
+  log: EventLog,
+  waitFor: (position: number, models?: WaitOptions['models']) => Promise<void>,
+) => {
   const packages = workPackageQueries(log.models);
   const pending = pendingActionQueries(log.models);
   const projects = projectQueries(log.models);
-  const fresh = async () => waitFor(await log.head());
+  const fresh = async () => waitFor(await log.head(), GOVERNANCE_MODELS);
   const member = async (projectId: string, principal: Principal) =>
     (await resolveCaller(log, projectId, principal)).caller;
   const project = projectCommands(log);
@@ -44,17 +53,26 @@ export const governanceService = (log: EventLog, waitFor: (position: number) => 
       args: InProject & { name: string; description?: string },
       call: GovernanceCall,
     ) => project.create(args, ctx(call)),
-    registerActor: (
+    async registerActor(
       args: InProject & { actor_id: string; role: Role; display_name?: string },
       call: GovernanceCall,
-    ) => project.registerActor(args, ctx(call)),
+    ) {
+      const outcome = await project.registerActor({ ...args, surface: 'governance' }, ctx(call));
+      const { project_id, actor_id, display_name, roles } = outcome.result;
+      const member = { project_id, actor_id, role: roles.governance!, display_name };
+      return { ...outcome, result: member };
+    },
 
     async getProject(args: InProject, principal: Principal) {
       await member(args.project_id, principal);
       await fresh();
       const view = await projects.project(args.project_id);
       if (!view) throw notFound('project not found', { project_id: args.project_id });
-      return view;
+      // governance's roster: the members with a governance role, as governance.md names them
+      const roster = view.roster.flatMap(({ roles, ...m }) =>
+        roles.governance ? [{ ...m, role: roles.governance as Role }] : [],
+      );
+      return { ...view, roster };
     },
     async getWorkPackage(args: InProject & { work_package_id: string }, principal: Principal) {
       await member(args.project_id, principal);
@@ -88,3 +106,6 @@ export const governanceService = (log: EventLog, waitFor: (position: number) => 
 };
 
 export type GovernanceService = ReturnType<typeof governanceService>;
+
+/** The governance context's services of an app. */
+export const governance = perApp((app: App) => governanceService(app.log, app.waitFor));

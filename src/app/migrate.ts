@@ -1,6 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import { resolve } from 'node:path';
-import { catalog } from '../events/catalog/index.js';
+import type { Catalog } from '../events/catalog/catalog.js';
 import {
   canonicalJson,
   chainHash,
@@ -15,6 +15,8 @@ import { sealedSubjects, type TransferableLog } from '../events/record-import.js
 export type MigratePhase = 'checking source' | 'copying' | 'checking target';
 
 export type MigrateOptions = {
+  /** every event type the log may hold (the registry's catalog) */
+  catalog: Catalog;
   /** a data dir or a postgres:// URL */
   from: string;
   to: string;
@@ -236,9 +238,9 @@ const sameLocation = (a: string, b: string): boolean =>
 export const migrateLog = async (options: MigrateOptions): Promise<MigrateReport> => {
   if (sameLocation(options.from, options.to))
     throw new MigrateRefusedError('--from and --to name the same store');
-  const source = await openTransferableLog(options.from, catalog, { create: false });
+  const source = await openTransferableLog(options.from, options.catalog, { create: false });
   try {
-    const target = await openTransferableLog(options.to, catalog, { create: true });
+    const target = await openTransferableLog(options.to, options.catalog, { create: true });
     try {
       return await migrateBetween(source, target, options);
     } finally {

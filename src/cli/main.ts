@@ -8,8 +8,9 @@ import { mcpCommand } from './commands/mcp.js';
 import { migrateCommand } from './commands/migrate.js';
 import { projectionsCommand } from './commands/projections.js';
 import { serveCommand } from './commands/serve.js';
-import { syncCommand } from './commands/sync.js';
 import { tokenCommand } from './commands/token.js';
+import { useRegistry } from './registry.js';
+import { modules, surfacesOf } from '../modules/index.js';
 
 const { version } = JSON.parse(
   readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
@@ -21,9 +22,11 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
+useRegistry({ modules, surfaces: surfacesOf(modules) });
+
 /**
- * The `intentlog` binary. Every command is one file under commands/; add yours to this list.
- * (`mcp` and `serve` come with the MCP server, `sync` with governance.)
+ * The `intentlog` binary. Every kernel command is one file under commands/; a context's own
+ * commands (`sync`, `founder`, `hook`, …) come with its module (src/modules).
  */
 const program = new Command('intentlog')
   .description('a local-first, event-sourced ledger of intent and work for coding agents')
@@ -35,7 +38,7 @@ const program = new Command('intentlog')
   .addCommand(tokenCommand())
   .addCommand(mcpCommand())
   .addCommand(serveCommand())
-  .addCommand(syncCommand())
   .addCommand(migrateCommand());
+for (const command of modules.flatMap((m) => m.cli ?? [])) program.addCommand(command());
 
 await program.parseAsync(process.argv);

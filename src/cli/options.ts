@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { openApp, type App } from '../app/app.js';
 import { isDomainError } from '../commands/errors.js';
+import { registry } from './registry.js';
 
 /** The options every command that opens the data takes. */
 export type AppFlags = { dataDir?: string; store?: string };
@@ -27,6 +28,7 @@ export const appCommand = (name: string, description: string): Command =>
 /** Opens the app for one command and always closes it, also when the command fails. */
 export const withApp = async <T>(flags: AppFlags, body: (app: App) => Promise<T>): Promise<T> => {
   const app = await openApp({
+    modules: registry().modules,
     ...(flags.dataDir ? { dataDir: flags.dataDir } : {}),
     ...(flags.store ? { store: flags.store } : {}),
   });

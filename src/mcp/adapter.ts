@@ -17,7 +17,14 @@ import {
   invalidArguments,
   successResult,
 } from './result.js';
-import type { AnyPrompt, AnyTool, ResourceDefinition, Surface, ToolContext } from './tool.js';
+import type {
+  AnyPrompt,
+  AnyTool,
+  ResourceDefinition,
+  Surface,
+  ToolContext,
+  Vocabulary,
+} from './tool.js';
 
 /**
  * Builds the context a call runs in from the SDK's request context; throws a DomainError
@@ -61,12 +68,12 @@ const schemasOf = new WeakMap<
 >();
 
 /** A tool's advertised schemas, made once per definition (servers are made per request). */
-const toolSchemas = (tool: AnyTool) => {
+const toolSchemas = (tool: AnyTool, vocabulary: Vocabulary) => {
   const known = schemasOf.get(tool);
   if (known) return known;
   const made = {
     input: advertised(tool.input),
-    output: advertised(envelopeSchema(tool.name, tool.output)),
+    output: advertised(envelopeSchema(tool.name, tool.output, vocabulary)),
   };
   schemasOf.set(tool, made);
   return made;
@@ -83,10 +90,13 @@ export const callTool = async (
   args: unknown,
   contextOf: ContextOf,
   request: ServerContext,
+  vocabulary: Vocabulary = {},
 ): Promise<CallToolResult> => {
+  const failed = (error: unknown) =>
+    errorResult(tool, projectIdOf(args), asDomainError(error), vocabulary, fieldsOf(args));
+  const fieldsOf = (raw: unknown) => vocabulary.envelopeOf?.(raw);
   const parsed = tool.input.safeParse(args ?? {});
-  if (!parsed.success)
-    return errorResult(tool, projectIdOf(args), invalidArguments(parsed.error.issues));
+  if (!parsed.success) return failed(invalidArguments(parsed.error.issues));
   let ctx: ToolContext | undefined;
   try {
     ctx = contextOf(request);
@@ -94,26 +104,32 @@ export const callTool = async (
     const result = tool.output.safeParse(outcome.result);
     if (!result.success) {
       ctx.log.error({ tool: tool.name, issues: result.error.issues }, 'tool result off its schema');
-      return errorResult(tool, projectIdOf(args), asDomainError(result.error));
+      return failed(result.error);
     }
     return successResult(tool, { ...outcome, result: result.data });
   } catch (error) {
     if (!isDomainError(error)) ctx?.log.error({ tool: tool.name, err: error }, 'tool failed');
-    return errorResult(tool, projectIdOf(args), asDomainError(error));
+    return failed(error);
   }
 };
 
-const registerTool = (server: McpServer, tool: AnyTool, contextOf: ContextOf): void => {
+const registerTool = (
+  server: McpServer,
+  tool: AnyTool,
+  contextOf: ContextOf,
+  vocabulary: Vocabulary,
+): void => {
+  const schemas = toolSchemas(tool, vocabulary);
   server.registerTool(
     tool.name,
     {
       title: tool.title,
       description: tool.description,
-      inputSchema: toolSchemas(tool).input,
-      outputSchema: toolSchemas(tool).output,
+      inputSchema: schemas.input,
+      outputSchema: schemas.output,
       annotations: tool.annotations,
     },
-    (args: unknown, request: ServerContext) => callTool(tool, args, contextOf, request),
+    (args: unknown, request: ServerContext) => callTool(tool, args, contextOf, request, vocabulary),
   );
 };
 
@@ -209,7 +225,7 @@ export const registerSurface = (
 ): void => {
   const rank = surface.tiers.indexOf(tier);
   for (const tool of surface.tools)
-    if (surface.tiers.indexOf(tool.tier) <= rank) registerTool(server, tool, contextOf);
+    if (surface.tiers.indexOf(tool.tier) <= rank) registerTool(server, tool, contextOf, surface);
   for (const resource of surface.resources ?? []) registerResource(server, resource, contextOf);
   for (const prompt of surface.prompts ?? []) registerPrompt(server, prompt, contextOf);
 };

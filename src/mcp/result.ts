@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { DomainError, ErrorCode, isDomainError } from '../commands/errors.js';
-import type { ToolSuccess } from './tool.js';
+import { DomainError, isDomainError, type ErrorCode } from '../commands/errors.js';
+import type { ToolSuccess, Vocabulary } from './tool.js';
 
 /**
  * The one result envelope every tool answers with. Claude Code and Codex show the model only
@@ -9,7 +9,7 @@ import type { ToolSuccess } from './tool.js';
  * which project, and the result or the error.
  */
 export const ErrorBody = z.object({
-  code: z.enum(ErrorCode).describe('stable error code; branch on this, not on the message'),
+  code: z.string().describe('stable error code of this contract; branch on it, not on the message'),
   message: z.string(),
   details: z.record(z.string(), z.unknown()),
 });
@@ -19,6 +19,8 @@ type Common = {
   schema_version: number;
   operation: string;
   project_id: string | null;
+  /** a surface's own envelope fields (intent's `task_id`) */
+  [field: string]: unknown;
 };
 export type SuccessEnvelope<Result = unknown> = Common & {
   ok: true;
@@ -33,12 +35,13 @@ export type Envelope<Result = unknown> = SuccessEnvelope<Result> | ErrorEnvelope
  * The declared output schema of a tool: one object (hosts require an object root), with `result`
  * present when `ok` is true and `error` when it is false. Error results validate against it too.
  */
-export const envelopeSchema = (operation: string, result: z.ZodType) =>
+export const envelopeSchema = (operation: string, result: z.ZodType, vocabulary: Vocabulary = {}) =>
   z.object({
     ok: z.boolean().describe('true: `result` holds the answer; false: `error` says what failed'),
     schema_version: z.number().int().describe('version of this operation’s result shape'),
     operation: z.literal(operation),
     project_id: z.string().nullable().describe('the project the call acted on, if any'),
+    ...vocabulary.envelope,
     replayed: z.boolean().optional().describe('an idempotency key replayed the stored answer'),
     position: z.number().int().optional().describe('global log position the call reached'),
     result: result.optional(),
@@ -46,6 +49,18 @@ export const envelopeSchema = (operation: string, result: z.ZodType) =>
   });
 
 type Operation = { name: string; schemaVersion?: number };
+
+/** The fields every envelope of this operation starts with. */
+const common = (
+  tool: Operation,
+  projectId: string | null,
+  fields: Record<string, unknown> | undefined,
+) => ({
+  schema_version: tool.schemaVersion ?? 1,
+  operation: tool.name,
+  project_id: projectId,
+  ...fields,
+});
 
 const text = (summary: string, envelope: Envelope): CallToolResult['content'] => [
   // A summary line, then the envelope as JSON: hosts that render only text (and clients older
@@ -59,9 +74,7 @@ export const successResult = <Result>(
 ): CallToolResult => {
   const envelope: SuccessEnvelope<Result> = {
     ok: true,
-    schema_version: tool.schemaVersion ?? 1,
-    operation: tool.name,
-    project_id: outcome.project_id ?? null,
+    ...common(tool, outcome.project_id ?? null, outcome.envelope),
     ...(outcome.replayed === undefined ? {} : { replayed: outcome.replayed }),
     ...(outcome.position === undefined ? {} : { position: outcome.position }),
     result: outcome.result,
@@ -76,16 +89,17 @@ export const errorResult = (
   tool: Operation,
   projectId: string | null,
   error: DomainError,
+  vocabulary: Vocabulary = {},
+  fields?: Record<string, unknown>,
 ): CallToolResult => {
+  const code = vocabulary.errorCodes?.[error.code as ErrorCode] ?? error.code;
   const envelope: ErrorEnvelope = {
     ok: false,
-    schema_version: tool.schemaVersion ?? 1,
-    operation: tool.name,
-    project_id: projectId,
-    error: { code: error.code, message: error.message, details: error.details },
+    ...common(tool, projectId, fields),
+    error: { code, message: error.message, details: error.details },
   };
   return {
-    content: text(`${tool.name} failed: ${error.code}: ${error.message}`, envelope),
+    content: text(`${tool.name} failed: ${code}: ${error.message}`, envelope),
     structuredContent: envelope,
     isError: true,
   };

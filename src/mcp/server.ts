@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
@@ -6,7 +7,8 @@ import { forbidden } from '../commands/errors.js';
 import type { Principal } from '../commands/principal.js';
 import { registerSurface, type ContextOf } from './adapter.js';
 import type { SelectedSurface } from './surfaces/index.js';
-import type { ServedInfo, TransportKind } from './tool.js';
+import { z } from 'zod';
+import type { CallInfo, ServedInfo, TransportKind } from './tool.js';
 
 export const SERVER_NAME = 'intentlog';
 
@@ -40,6 +42,19 @@ export const servedInfo = (
   }),
 });
 
+/** Over stdio the process is the session: one client, one connection. */
+const STDIO_SESSION = `stdio-${process.pid}-${randomUUID()}`;
+
+const RootsList = z.object({
+  roots: z.array(z.object({ uri: z.string(), name: z.string().optional() })),
+});
+
+const callInfo = (request: ServerContext, transport: TransportKind): CallInfo => ({
+  meta: request.mcpReq._meta as Record<string, unknown> | undefined,
+  sessionId: request.sessionId ?? (transport === 'stdio' ? STDIO_SESSION : undefined),
+  listRoots: async () => RootsList.parse(await request.mcpReq.send({ method: 'roots/list' })).roots,
+});
+
 const contextFor = (setup: ServerSetup, served: ServedInfo): ContextOf => {
   return (request) => {
     const principal = setup.principalOf(request);
@@ -51,6 +66,7 @@ const contextFor = (setup: ServerSetup, served: ServedInfo): ContextOf => {
       served,
       signal: request.mcpReq.signal,
       log: setup.log,
+      call: callInfo(request, setup.transport),
     };
   };
 };
@@ -64,11 +80,12 @@ export const serverFactory = (setup: ServerSetup): (() => McpServer) => {
   const served = servedInfo(setup.selection, setup.transport);
   const contextOf = contextFor(setup, served);
   const instructions = setup.selection.map((s) => s.surface.instructions).join('\n\n');
+  const experimental = Object.assign({}, ...setup.selection.map((s) => s.surface.experimental));
   return () => {
     const server = new McpServer(
       { name: SERVER_NAME, title: 'intentlog', version: served.version },
       {
-        capabilities: { tools: {}, resources: {}, prompts: {}, logging: {} },
+        capabilities: { tools: {}, resources: {}, prompts: {}, logging: {}, experimental },
         instructions,
       },
     );

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { App } from '../app/app.js';
+import type { ErrorCode } from '../commands/errors.js';
 import type { Principal } from '../commands/principal.js';
 
 /**
@@ -45,6 +46,19 @@ export type ServedInfo = {
   surfaces: readonly { name: string; tier: string; tools: readonly string[] }[];
 };
 
+/** What the client sent with a call beyond its arguments. */
+export type CallInfo = {
+  /** the request's `_meta` (e.g. Codex's `codex/sandbox-state-meta`) */
+  meta: Record<string, unknown> | undefined;
+  /**
+   * The MCP session the call belongs to: `Mcp-Session-Id` over stateful HTTP, one id per
+   * process over stdio, undefined over stateless HTTP (each request stands alone).
+   */
+  sessionId: string | undefined;
+  /** The client's roots (`roots/list`); refused by clients that offer none. */
+  listRoots(): Promise<{ uri: string; name?: string }[]>;
+};
+
 /** Everything a tool, resource or prompt may use while it runs. */
 export type ToolContext = {
   app: App;
@@ -54,6 +68,7 @@ export type ToolContext = {
   /** aborted when the client cancels the request or the connection drops */
   signal: AbortSignal;
   log: Logger;
+  call: CallInfo;
 };
 
 /**
@@ -69,6 +84,8 @@ export type ToolSuccess<Result> = {
   replayed?: boolean;
   /** global log position the call reached (mutations) */
   position?: number;
+  /** the surface's own envelope fields (its `Vocabulary.envelope`), e.g. intent's `task_id` */
+  envelope?: Record<string, unknown>;
 };
 
 /**
@@ -135,11 +152,24 @@ export const definePrompt = <Args extends z.ZodObject>(prompt: PromptDefinition<
   prompt as unknown as AnyPrompt;
 
 /**
+ * What a contract says about its envelope and its errors, beyond the shared envelope
+ * `{ ok, schema_version, operation, project_id, …, result | error }`.
+ */
+export type Vocabulary = {
+  /** extra envelope fields, e.g. intent's `task_id` */
+  envelope?: z.ZodRawShape;
+  /** the envelope fields of a call from its arguments, for error results */
+  envelopeOf?: (args: unknown) => Record<string, unknown>;
+  /** a kernel code as this contract names it (e.g. `conflict` → `REQUEST_ID_REUSED`) */
+  errorCodes?: Partial<Record<ErrorCode, string>>;
+};
+
+/**
  * A surface: one contract's tools, resources and prompts. `tiers` lists the surface's tiers
  * from smallest to largest; serving tier T serves every tool whose tier is T or smaller.
  * A surface without tiers has one, e.g. `['all']`.
  */
-export type Surface = {
+export type Surface = Vocabulary & {
   name: string;
   title: string;
   /** added to the server's `instructions` when the surface is served */
@@ -149,4 +179,6 @@ export type Surface = {
   tools: readonly AnyTool[];
   resources?: readonly ResourceDefinition[];
   prompts?: readonly AnyPrompt[];
+  /** `capabilities.experimental` entries the surface advertises (e.g. `codex/sandbox-state-meta`) */
+  experimental?: Record<string, Record<string, unknown>>;
 };

@@ -1,14 +1,16 @@
-import type {
+import {
   EscalationRaised,
   EscalationResolved,
   GateClosed,
   ReviewRequested,
   ReviewSubmitted,
+  WorkPackageClaimed,
+  WorkPackageIssued,
   WorkPackageResultSubmitted,
 } from '../events/catalog/governance.js';
 import type { Role } from '../events/catalog/project.js';
-import type { EventOf, LogEvent, ModelStore } from '../events/index.js';
-import type { ModelTx, Projector } from './projector.js';
+import type { LogEvent, ModelStore } from '../events/index.js';
+import { defineProjector, modelKey, type LogEventOf, type ModelTx } from './projector.js';
 
 /** Something a member should do next, and the tool that does it. */
 export type PendingAction = {
@@ -36,19 +38,18 @@ type PackageNote = {
   pending_reviews: { review_id: string; reviewer_id: string }[];
 };
 
-type Payload<D> = EventOf<D>['data'];
 const seg = encodeURIComponent;
 const keys = {
-  note: (p: string, wp: string) => `pkg/${seg(p)}/${seg(wp)}`,
-  review: (p: string, actor: string, rev: string) => `reviewer/${seg(p)}/${seg(actor)}/${seg(rev)}`,
-  claim: (p: string, actor: string, wp: string) => `claimant/${seg(p)}/${seg(actor)}/${seg(wp)}`,
-  gate: (p: string, wp: string) => `gate/${seg(p)}/${seg(wp)}`,
+  note: (p: string, wp: string) => modelKey('pkg', p, wp),
+  review: (p: string, actor: string, rev: string) => modelKey('reviewer', p, actor, rev),
+  claim: (p: string, actor: string, wp: string) => modelKey('claimant', p, actor, wp),
+  gate: (p: string, wp: string) => modelKey('gate', p, wp),
   escalation: (p: string, target: string | null, esc: string) =>
-    `escalation/${seg(p)}/${target ?? 'ANY'}/${seg(esc)}`,
+    modelKey('escalation', p, target ?? 'ANY', esc),
 };
 
 const action = (
-  e: LogEvent,
+  e: Pick<LogEvent, 'project_id' | 'created_at'>,
   fields: Pick<PendingAction, 'action' | 'reason' | 'title'> & Partial<PendingAction>,
 ): PendingAction => ({
   project_id: e.project_id,
@@ -60,7 +61,20 @@ const action = (
   ...fields,
 });
 
-const claimAction = (e: LogEvent, wp: string, title: string) =>
+const EVENTS = [
+  WorkPackageIssued,
+  WorkPackageClaimed,
+  WorkPackageResultSubmitted,
+  ReviewRequested,
+  ReviewSubmitted,
+  GateClosed,
+  EscalationRaised,
+  EscalationResolved,
+] as const;
+type Event = LogEventOf<(typeof EVENTS)[number]>;
+type On<T extends Event['type']> = Extract<Event, { type: T }>;
+
+const claimAction = (e: Event, wp: string, title: string) =>
   action(e, {
     action: 'submit_result',
     reason: 'claimed_awaiting_result',
@@ -68,105 +82,123 @@ const claimAction = (e: LogEvent, wp: string, title: string) =>
     title,
   });
 
-type Fold = (e: LogEvent, tx: ModelTx, note: PackageNote, wp: string) => Promise<PackageNote>;
-
-const onPackage: Record<string, Fold> = {
-  async 'work_package.claimed'(e, tx, note, wp) {
-    const claimant = e.data.claimed_by as string;
-    tx.put(keys.claim(e.project_id, claimant, wp), claimAction(e, wp, note.title));
-    return { ...note, claimed_by: claimant };
-  },
-  async 'work_package.result_submitted'(e, tx, note, wp) {
-    const d = e.data as Payload<typeof WorkPackageResultSubmitted>;
-    tx.del(keys.claim(e.project_id, d.submitted_by, wp));
-    const gate = {
-      action: 'close_gate',
-      reason: 'result_awaiting_gate',
-      title: note.title,
-    } as const;
-    tx.put(
-      keys.gate(e.project_id, wp),
-      action(e, { ...gate, work_package_id: wp, ready_to_accept: false }),
-    );
-    return { ...note, result_number: d.result_number };
-  },
-  async 'review.requested'(e, tx, note, wp) {
-    const { review_id, reviewer_id } = e.data as Payload<typeof ReviewRequested>;
-    const fields = {
-      action: 'submit_review',
-      reason: 'review_assigned',
-      title: note.title,
-    } as const;
-    tx.put(
-      keys.review(e.project_id, reviewer_id, review_id),
-      action(e, { ...fields, work_package_id: wp, review_id }),
-    );
-    return { ...note, pending_reviews: [...note.pending_reviews, { review_id, reviewer_id }] };
-  },
-  async 'review.submitted'(e, tx, note, wp) {
-    const d = e.data as Payload<typeof ReviewSubmitted>;
-    tx.del(keys.review(e.project_id, d.reviewer_id, d.review_id));
-    // independence was checked when the review was requested; the gate needs the latest result
-    const gate = await tx.get<PendingAction>(keys.gate(e.project_id, wp));
-    if (gate && d.verdict === 'APPROVE' && d.result_number === note.result_number)
-      tx.put(keys.gate(e.project_id, wp), { ...gate, ready_to_accept: true });
-    const pending_reviews = note.pending_reviews.filter((r) => r.review_id !== d.review_id);
-    return { ...note, pending_reviews };
-  },
-  async 'gate.closed'(e, tx, note, wp) {
-    const d = e.data as Payload<typeof GateClosed>;
-    tx.del(keys.gate(e.project_id, wp));
-    if (d.status === 'CLAIMED' && d.claimed_by)
-      tx.put(keys.claim(e.project_id, d.claimed_by, wp), claimAction(e, wp, note.title));
-    if (d.status === 'CLAIMED') return note;
-    // a closed package asks nothing more of anyone
-    if (d.claimed_by) tx.del(keys.claim(e.project_id, d.claimed_by, wp));
-    for (const r of note.pending_reviews)
-      tx.del(keys.review(e.project_id, r.reviewer_id, r.review_id));
-    return { ...note, pending_reviews: [] };
-  },
+const claimed = (e: On<'work_package.claimed'>, tx: ModelTx, note: PackageNote): PackageNote => {
+  const wp = e.data.work_package_id;
+  tx.put(keys.claim(e.project_id, e.data.claimed_by, wp), claimAction(e, wp, note.title));
+  return { ...note, claimed_by: e.data.claimed_by };
 };
 
-const escalations: Record<string, (e: LogEvent, tx: ModelTx) => void> = {
-  'escalation.raised'(e, tx) {
-    const d = e.data as Payload<typeof EscalationRaised>;
-    const fields = {
-      action: 'resolve_escalation',
-      reason: 'escalation_open',
-      title: d.subject,
-    } as const;
-    tx.put(
-      keys.escalation(e.project_id, d.target_role, d.escalation_id),
-      action(e, { ...fields, work_package_id: d.work_package_id, escalation_id: d.escalation_id }),
-    );
-  },
-  'escalation.resolved'(e, tx) {
-    const d = e.data as Payload<typeof EscalationResolved>;
-    tx.del(keys.escalation(e.project_id, d.target_role, d.escalation_id));
-  },
+const submitted = (e: On<'work_package.result_submitted'>, tx: ModelTx, note: PackageNote) => {
+  const d = e.data;
+  tx.del(keys.claim(e.project_id, d.submitted_by, d.work_package_id));
+  const gate = { action: 'close_gate', reason: 'result_awaiting_gate', title: note.title } as const;
+  tx.put(
+    keys.gate(e.project_id, d.work_package_id),
+    action(e, { ...gate, work_package_id: d.work_package_id, ready_to_accept: false }),
+  );
+  return { ...note, result_number: d.result_number };
+};
+
+const requested = (e: On<'review.requested'>, tx: ModelTx, note: PackageNote): PackageNote => {
+  const { review_id, reviewer_id, work_package_id } = e.data;
+  const fields = { action: 'submit_review', reason: 'review_assigned', title: note.title } as const;
+  tx.put(
+    keys.review(e.project_id, reviewer_id, review_id),
+    action(e, { ...fields, work_package_id, review_id }),
+  );
+  return { ...note, pending_reviews: [...note.pending_reviews, { review_id, reviewer_id }] };
+};
+
+const reviewed = async (e: On<'review.submitted'>, tx: ModelTx, note: PackageNote) => {
+  const d = e.data;
+  tx.del(keys.review(e.project_id, d.reviewer_id, d.review_id));
+  // independence was checked when the review was requested; the gate needs the latest result
+  const gateKey = keys.gate(e.project_id, d.work_package_id);
+  const gate = await tx.get<PendingAction>(gateKey);
+  if (gate && d.verdict === 'APPROVE' && d.result_number === note.result_number)
+    tx.put(gateKey, { ...gate, ready_to_accept: true });
+  const pending_reviews = note.pending_reviews.filter((r) => r.review_id !== d.review_id);
+  return { ...note, pending_reviews };
+};
+
+const gateClosed = (e: On<'gate.closed'>, tx: ModelTx, note: PackageNote): PackageNote => {
+  const d = e.data;
+  const wp = d.work_package_id;
+  tx.del(keys.gate(e.project_id, wp));
+  if (d.status === 'CLAIMED' && d.claimed_by)
+    tx.put(keys.claim(e.project_id, d.claimed_by, wp), claimAction(e, wp, note.title));
+  if (d.status === 'CLAIMED') return note;
+  // a closed package asks nothing more of anyone
+  if (d.claimed_by) tx.del(keys.claim(e.project_id, d.claimed_by, wp));
+  for (const r of note.pending_reviews)
+    tx.del(keys.review(e.project_id, r.reviewer_id, r.review_id));
+  return { ...note, pending_reviews: [] };
+};
+
+/** Folds a package event into its note, writing the actions it opens and closes. */
+const onPackage = async (
+  e: Exclude<Event, On<'work_package.issued' | 'escalation.raised' | 'escalation.resolved'>>,
+  tx: ModelTx,
+  note: PackageNote,
+): Promise<PackageNote> => {
+  switch (e.type) {
+    case 'work_package.claimed':
+      return claimed(e, tx, note);
+    case 'work_package.result_submitted':
+      return submitted(e, tx, note);
+    case 'review.requested':
+      return requested(e, tx, note);
+    case 'review.submitted':
+      return reviewed(e, tx, note);
+    case 'gate.closed':
+      return gateClosed(e, tx, note);
+  }
 };
 
 /**
  * What each member should do next (`list_pending_actions`): reviews assigned to them, claimed
  * work awaiting their result, and for PO/PM results awaiting the gate and open escalations.
  */
-export const pendingActionsProjector: Projector = {
+export const pendingActionsProjector = defineProjector({
   name: 'pending-actions',
   version: 1,
-  handles: ['work_package.issued', ...Object.keys(onPackage), ...Object.keys(escalations)],
+  events: EVENTS,
   async apply(event, tx) {
-    const escalation = escalations[event.type];
-    if (escalation) return escalation(event, tx);
-    const wp = event.data.work_package_id as string;
-    const key = keys.note(event.project_id, wp);
-    if (event.type === 'work_package.issued') {
-      const title = event.data.title as string;
-      return tx.put(key, { title, claimed_by: null, result_number: 0, pending_reviews: [] });
+    switch (event.type) {
+      case 'escalation.raised': {
+        const d = event.data;
+        const fields = {
+          action: 'resolve_escalation',
+          reason: 'escalation_open',
+          title: d.subject,
+        } as const;
+        const { work_package_id, escalation_id } = d;
+        return tx.put(
+          keys.escalation(event.project_id, d.target_role, escalation_id),
+          action(event, { ...fields, work_package_id, escalation_id }),
+        );
+      }
+      case 'escalation.resolved':
+        return tx.del(
+          keys.escalation(event.project_id, event.data.target_role, event.data.escalation_id),
+        );
+      case 'work_package.issued': {
+        const note: PackageNote = {
+          title: event.data.title,
+          claimed_by: null,
+          result_number: 0,
+          pending_reviews: [],
+        };
+        return tx.put(keys.note(event.project_id, event.data.work_package_id), note);
+      }
+      default: {
+        const key = keys.note(event.project_id, event.data.work_package_id);
+        const note = await tx.get<PackageNote>(key);
+        if (note) tx.put(key, await onPackage(event, tx, note));
+      }
     }
-    const note = await tx.get<PackageNote>(key);
-    if (note) tx.put(key, await onPackage[event.type]!(event, tx, note, wp));
   },
-};
+});
 
 const GATEKEEPERS: readonly string[] = ['PO', 'PM'];
 

@@ -1,16 +1,18 @@
+import type { EventDefinition } from '../events/catalog/define.js';
 import type { LogEvent } from '../events/index.js';
 
 /** Read and write access to one projector's keyspace inside one engine batch. */
 export type ModelTx = {
   /** sees this batch's own writes */
   get<T>(key: string): Promise<T | undefined>;
-  put(key: string, value: unknown): void;
+  /** `seal`: store the value encrypted under that subject's content key (see sealing.ts) */
+  put(key: string, value: unknown, options?: { seal?: string }): void;
   del(key: string): void;
 };
 
 /**
  * A read model: a pure fold of the log into its own keyspace (`<name>/…`). Bumping `version`
- * rebuilds it from the log on the next start.
+ * rebuilds it from the log on the next start. Declare one with `defineProjector`.
  */
 export type Projector = {
   name: string;
@@ -19,6 +21,39 @@ export type Projector = {
   handles: readonly string[];
   apply(event: LogEvent, tx: ModelTx): Promise<void>;
 };
+
+/** A log event of one declared type, its data typed by the latest schema of that type. */
+export type LogEventOf<D> =
+  D extends EventDefinition<infer T, infer L>
+    ? Omit<LogEvent, 'type' | 'data'> & { type: T; data: L }
+    : never;
+
+/**
+ * Declares a read model over the event types it folds. `apply` receives each event typed by
+ * its definition (switch on `event.type` and the data is known); the engine hands it only
+ * these types, which the log validated against the same schemas on append.
+ */
+export const defineProjector = <const D extends readonly EventDefinition[]>(projector: {
+  name: string;
+  version: number;
+  events: D;
+  apply(event: LogEventOf<D[number]>, tx: ModelTx): Promise<void>;
+}): Projector => ({
+  name: projector.name,
+  version: projector.version,
+  handles: projector.events.map((e) => e.type),
+  apply: (event, tx) => projector.apply(event as LogEventOf<D[number]>, tx),
+});
+
+/**
+ * A key inside a projector's keyspace: its parts joined by `/`, each percent-encoded, so an id
+ * holding `/` (ids may) can never be read as two parts or as another id's prefix.
+ */
+export const modelKey = (...parts: readonly string[]): string =>
+  parts.map(encodeURIComponent).join('/');
+
+/** The prefix of every key under `parts` (for a range read), with its trailing `/`. */
+export const modelKeyPrefix = (...parts: readonly string[]): string => `${modelKey(...parts)}/`;
 
 export const checkpointKey = (name: string): string => `_checkpoint/${name}`;
 export const modelPrefix = (name: string): string => `${name}/`;

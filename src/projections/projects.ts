@@ -1,67 +1,102 @@
-import type { Role } from '../events/catalog/project.js';
-import type { Projector } from './projector.js';
+import {
+  ActorRegistered,
+  ProjectCreated,
+  RootBound,
+  RootUnbound,
+  type RoleSurface,
+} from '../events/catalog/project.js';
+import { defineProjector, modelKey, type LogEventOf } from './projector.js';
 
-/** A project and its roster, as get_project shows it. */
+/** A member as rosters show it: its role on each surface it takes part in. */
+export type RosterEntry = {
+  actor_id: string;
+  display_name: string | null;
+  roles: Partial<Record<RoleSurface, string>>;
+  registered_at: string;
+};
+
+/** A project and its roster, as every surface shows it. */
 export type ProjectView = {
   project_id: string;
   name: string;
   description: string | null;
   created_at: string;
   created_by: string;
-  roster: { actor_id: string; role: Role; display_name: string | null; registered_at: string }[];
+  roster: RosterEntry[];
   roots: { root_hash: string; device: string }[];
 };
 
-type Data = Record<string, unknown>;
+export const ProjectKeys = {
+  project: (projectId: string) => modelKey('project', projectId),
+  /** one key per membership: the projects an actor belongs to, with its roles there */
+  member: (actorId: string, projectId: string) => modelKey('member', actorId, projectId),
+  memberPrefix: (actorId: string) => `${modelKey('member', actorId)}/`,
+  root: (rootHash: string) => modelKey('root', rootHash),
+};
 
-const fold = (view: ProjectView | undefined, type: string, data: Data, at: string, by: string) => {
-  if (type === 'project.created')
+type Event = LogEventOf<
+  typeof ProjectCreated | typeof ActorRegistered | typeof RootBound | typeof RootUnbound
+>;
+
+const withMember = (view: ProjectView, e: Extract<Event, { type: 'actor.registered' }>) => {
+  const { actor_id, surface, role, display_name } = e.data;
+  const current = view.roster.find((m) => m.actor_id === actor_id);
+  const member: RosterEntry = {
+    actor_id,
+    display_name,
+    roles: { ...current?.roles, [surface]: role },
+    registered_at: current?.registered_at ?? e.created_at,
+  };
+  const others = view.roster.filter((m) => m.actor_id !== actor_id);
+  const roster = [...others, member].sort((a, b) => a.actor_id.localeCompare(b.actor_id));
+  return { ...view, roster };
+};
+
+const fold = (view: ProjectView | undefined, e: Event): ProjectView | undefined => {
+  if (e.type === 'project.created')
     return {
-      project_id: data.project_id as string,
-      name: data.name as string,
-      description: (data.description as string | null) ?? null,
-      created_at: at,
-      created_by: by,
+      project_id: e.data.project_id,
+      name: e.data.name,
+      description: e.data.description,
+      created_at: e.created_at,
+      created_by: e.actor_id,
       roster: [],
       roots: [],
     };
   if (!view) return undefined;
-  if (type === 'actor.registered') {
-    const member = {
-      actor_id: data.actor_id as string,
-      role: data.role as Role,
-      display_name: (data.display_name as string | null) ?? null,
-      registered_at: at,
-    };
-    const others = view.roster.filter((m) => m.actor_id !== member.actor_id);
-    return {
-      ...view,
-      roster: [...others, member].sort((a, b) => a.actor_id.localeCompare(b.actor_id)),
-    };
+  switch (e.type) {
+    case 'actor.registered':
+      return withMember(view, e);
+    case 'root.bound':
+    case 'root.unbound': {
+      const root = { root_hash: e.data.root_hash, device: e.data.device };
+      const roots = view.roots.filter((r) => r.root_hash !== root.root_hash);
+      return { ...view, roots: e.type === 'root.bound' ? [...roots, root] : roots };
+    }
   }
-  const root = { root_hash: data.root_hash as string, device: data.device as string };
-  const roots = view.roots.filter((r) => r.root_hash !== root.root_hash);
-  return { ...view, roots: type === 'root.bound' ? [...roots, root] : roots };
 };
 
-export const projectsProjector: Projector = {
+/** Projects with their rosters; each actor's memberships; which project holds each root. */
+export const projectsProjector = defineProjector({
   name: 'projects',
-  version: 1,
-  handles: ['project.created', 'actor.registered', 'root.bound', 'root.unbound'],
+  // 2: ids encoded in keys; roles per surface
+  version: 2,
+  events: [ProjectCreated, ActorRegistered, RootBound, RootUnbound],
   async apply(event, tx) {
-    const key = `project/${event.project_id}`;
-    const view = fold(
-      await tx.get<ProjectView>(key),
-      event.type,
-      event.data,
-      event.created_at,
-      event.actor_id,
-    );
+    const key = ProjectKeys.project(event.project_id);
+    const view = fold(await tx.get<ProjectView>(key), event);
     if (view) tx.put(key, view);
-    if (event.type === 'actor.registered')
-      tx.put(`member/${event.data.actor_id as string}/${event.project_id}`, event.data.role);
-    if (event.type === 'root.bound')
-      tx.put(`root/${event.data.root_hash as string}`, event.project_id);
-    if (event.type === 'root.unbound') tx.del(`root/${event.data.root_hash as string}`);
+    switch (event.type) {
+      case 'actor.registered': {
+        const member = ProjectKeys.member(event.data.actor_id, event.project_id);
+        const roles = { ...(await tx.get<RosterEntry['roles']>(member)) };
+        tx.put(member, { ...roles, [event.data.surface]: event.data.role });
+        return;
+      }
+      case 'root.bound':
+        return tx.put(ProjectKeys.root(event.data.root_hash), event.project_id);
+      case 'root.unbound':
+        return tx.del(ProjectKeys.root(event.data.root_hash));
+    }
   },
-};
+});

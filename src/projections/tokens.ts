@@ -1,5 +1,9 @@
-import type { PrincipalRef as Principal } from '../events/catalog/project.js';
-import type { Projector } from './projector.js';
+import {
+  TokenIssued,
+  TokenRevoked,
+  type PrincipalRef as Principal,
+} from '../events/catalog/project.js';
+import { defineProjector, modelKey } from './projector.js';
 
 /** Access tokens by hash (for authentication) and by id (for listing and revocation). */
 export type TokenView = {
@@ -11,20 +15,29 @@ export type TokenView = {
   revoked_at: string | null;
 };
 
-export const tokensProjector: Projector = {
-  name: 'tokens',
-  version: 1,
-  handles: ['token.issued', 'token.revoked'],
-  async apply(event, tx) {
-    if (event.type === 'token.issued') {
-      const data = event.data as Omit<TokenView, 'issued_at' | 'revoked_at'>;
-      const view: TokenView = { ...data, issued_at: event.created_at, revoked_at: null };
-      tx.put(`id/${data.token_id}`, view);
-      tx.put(`hash/${data.token_hash}`, data.token_id);
-      return;
-    }
-    const { token_id } = event.data as { token_id: string };
-    const view = await tx.get<TokenView>(`id/${token_id}`);
-    if (view) tx.put(`id/${token_id}`, { ...view, revoked_at: event.created_at });
-  },
+export const TokenKeys = {
+  id: (tokenId: string) => modelKey('id', tokenId),
+  idPrefix: 'id/',
+  hash: (tokenHash: string) => modelKey('hash', tokenHash),
 };
+
+export const tokensProjector = defineProjector({
+  name: 'tokens',
+  // 2: ids encoded in keys
+  version: 2,
+  events: [TokenIssued, TokenRevoked],
+  async apply(event, tx) {
+    switch (event.type) {
+      case 'token.issued': {
+        const view: TokenView = { ...event.data, issued_at: event.created_at, revoked_at: null };
+        tx.put(TokenKeys.id(event.data.token_id), view);
+        return tx.put(TokenKeys.hash(event.data.token_hash), event.data.token_id);
+      }
+      case 'token.revoked': {
+        const key = TokenKeys.id(event.data.token_id);
+        const view = await tx.get<TokenView>(key);
+        if (view) tx.put(key, { ...view, revoked_at: event.created_at });
+      }
+    }
+  },
+});

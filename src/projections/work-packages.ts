@@ -1,17 +1,19 @@
-import type {
+import {
   ArtifactLinked,
+  BaselineReleased,
   CommitLinked,
   GateClosed,
-  GateOutcome,
   ReviewRequested,
   ReviewSubmitted,
-  Verdict,
+  WorkPackageClaimed,
   WorkPackageIssued,
   WorkPackageResultSubmitted,
-  WorkPackageStatus,
+  type GateOutcome,
+  type Verdict,
+  type WorkPackageStatus,
 } from '../events/catalog/governance.js';
-import type { EventOf, LogEvent, ModelStore } from '../events/index.js';
-import type { Projector } from './projector.js';
+import type { ModelStore } from '../events/index.js';
+import { defineProjector, modelKey, type LogEventOf } from './projector.js';
 
 /** A work package as `get_work_package` shows it: the command result's fields plus times. */
 export type ReviewView = {
@@ -67,13 +69,23 @@ export type WorkPackageView = {
   updated_at: string;
 };
 
-/** The payload of an event type: the log validated it against the catalog on append. */
-type Payload<D> = EventOf<D>['data'];
-const seg = encodeURIComponent;
-export const workPackageKey = (projectId: string, id: string) => `wp/${seg(projectId)}/${seg(id)}`;
-export const reviewKey = (projectId: string, id: string) => `review/${seg(projectId)}/${seg(id)}`;
+const PACKAGE_EVENTS = [
+  WorkPackageIssued,
+  WorkPackageClaimed,
+  WorkPackageResultSubmitted,
+  ReviewRequested,
+  ReviewSubmitted,
+  CommitLinked,
+  ArtifactLinked,
+  GateClosed,
+] as const;
+type PackageEvent = LogEventOf<(typeof PACKAGE_EVENTS)[number]>;
+type Data<T extends PackageEvent['type']> = Extract<PackageEvent, { type: T }>['data'];
 
-const issued = (d: Payload<typeof WorkPackageIssued>, at: string): WorkPackageView => ({
+export const workPackageKey = (projectId: string, id: string) => modelKey('wp', projectId, id);
+export const reviewKey = (projectId: string, id: string) => modelKey('review', projectId, id);
+
+const issued = (d: Data<'work_package.issued'>, at: string): WorkPackageView => ({
   ...d,
   status: 'OPEN',
   issued_at: at,
@@ -89,7 +101,7 @@ const issued = (d: Payload<typeof WorkPackageIssued>, at: string): WorkPackageVi
 
 const reviewed = (
   v: WorkPackageView,
-  { review_id, verdict, notes, result_number }: Payload<typeof ReviewSubmitted>,
+  { review_id, verdict, notes, result_number }: Data<'review.submitted'>,
   at: string,
 ): WorkPackageView => ({
   ...v,
@@ -100,10 +112,7 @@ const reviewed = (
   ),
 });
 
-const requested = (
-  { project_id: _p, ...d }: Payload<typeof ReviewRequested>,
-  at: string,
-): ReviewView => ({
+const requested = ({ project_id: _p, ...d }: Data<'review.requested'>, at: string): ReviewView => ({
   ...d,
   requested_at: at,
   status: 'PENDING',
@@ -113,103 +122,75 @@ const requested = (
   submitted_at: null,
 });
 
-const closed = (
-  v: WorkPackageView,
-  {
-    status,
-    claimed_by,
-    outcome,
-    reason,
-    closed_by,
-    result_number,
-    approving_review_id,
-  }: Payload<typeof GateClosed>,
-  at: string,
-): WorkPackageView => ({
-  ...v,
-  status,
-  claimed_by,
-  gate: { outcome, reason, closed_by, closed_at: at, result_number, approving_review_id },
-});
+const closed = (v: WorkPackageView, d: Data<'gate.closed'>, at: string): WorkPackageView => {
+  const { status, claimed_by, outcome, reason, closed_by, result_number, approving_review_id } = d;
+  const gate = { outcome, reason, closed_by, closed_at: at, result_number, approving_review_id };
+  return { ...v, status, claimed_by, gate };
+};
 
 /** One event folded into the view of its package; pure, so a rebuild equals the live model. */
 export const foldWorkPackage = (
   v: WorkPackageView | undefined,
-  { type, data, created_at: at }: LogEvent,
+  e: PackageEvent,
 ): WorkPackageView | undefined => {
-  if (type === 'work_package.issued') return issued(data as Payload<typeof WorkPackageIssued>, at);
+  const at = e.created_at;
+  if (e.type === 'work_package.issued') return issued(e.data, at);
   if (!v) return undefined;
   const view = { ...v, updated_at: at };
-  switch (type) {
+  switch (e.type) {
     case 'work_package.claimed':
-      return { ...view, status: 'CLAIMED', claimed_by: data.claimed_by as string, claimed_at: at };
+      return { ...view, status: 'CLAIMED', claimed_by: e.data.claimed_by, claimed_at: at };
     case 'work_package.result_submitted': {
-      const {
-        project_id: _p,
-        work_package_id: _w,
-        ...result
-      } = data as Payload<typeof WorkPackageResultSubmitted>;
+      const { project_id: _p, work_package_id: _w, ...result } = e.data;
       return { ...view, status: 'SUBMITTED', result: { ...result, submitted_at: at } };
     }
     case 'review.requested':
+      return { ...view, reviews: [...v.reviews, requested(e.data, at)] };
+    case 'review.submitted':
+      return reviewed(view, e.data, at);
+    case 'commit.linked': {
+      const { project_id: _p, work_package_id: _w, ...link } = e.data;
       return {
         ...view,
-        reviews: [...v.reviews, requested(data as Payload<typeof ReviewRequested>, at)],
+        links: { ...v.links, commits: [...v.links.commits, { ...link, linked_at: at }] },
       };
-    case 'review.submitted':
-      return reviewed(view, data as Payload<typeof ReviewSubmitted>, at);
-    case 'commit.linked': {
-      const { project_id: _p, work_package_id: _w, ...link } = data as Payload<typeof CommitLinked>;
-      const commits = [...v.links.commits, { ...link, linked_at: at }];
-      return { ...view, links: { ...v.links, commits } };
     }
     case 'artifact.linked': {
-      const {
-        project_id: _p,
-        work_package_id: _w,
-        ...link
-      } = data as Payload<typeof ArtifactLinked>;
+      const { project_id: _p, work_package_id: _w, ...link } = e.data;
       const artifacts = [...v.links.artifacts, { ...link, linked_at: at }];
       return { ...view, links: { ...v.links, artifacts } };
     }
     case 'gate.closed':
-      return closed(view, data as Payload<typeof GateClosed>, at);
-    case 'baseline.released':
-      return { ...view, baselines: [...v.baselines, data.baseline_id as string] };
+      return closed(view, e.data, at);
   }
-  return v;
 };
-
-const PACKAGE_EVENTS = [
-  'work_package.issued',
-  'work_package.claimed',
-  'work_package.result_submitted',
-  'review.requested',
-  'review.submitted',
-  'commit.linked',
-  'artifact.linked',
-  'gate.closed',
-];
 
 /** Work packages by project and id, and which package each review belongs to. */
-export const workPackagesProjector: Projector = {
+export const workPackagesProjector = defineProjector({
   name: 'work-packages',
   version: 1,
-  handles: [...PACKAGE_EVENTS, 'baseline.released'],
+  events: [...PACKAGE_EVENTS, BaselineReleased],
   async apply(event, tx) {
     const p = event.project_id;
-    const ids =
-      event.type === 'baseline.released'
-        ? (event.data.work_package_ids as string[])
-        : [event.data.work_package_id as string];
-    for (const id of ids) {
-      const view = foldWorkPackage(await tx.get<WorkPackageView>(workPackageKey(p, id)), event);
-      if (view) tx.put(workPackageKey(p, id), view);
+    if (event.type === 'baseline.released') {
+      for (const id of event.data.work_package_ids) {
+        const view = await tx.get<WorkPackageView>(workPackageKey(p, id));
+        if (view)
+          tx.put(workPackageKey(p, id), {
+            ...view,
+            baselines: [...view.baselines, event.data.baseline_id],
+            updated_at: event.created_at,
+          });
+      }
+      return;
     }
+    const key = workPackageKey(p, event.data.work_package_id);
+    const view = foldWorkPackage(await tx.get<WorkPackageView>(key), event);
+    if (view) tx.put(key, view);
     if (event.type === 'review.requested')
-      tx.put(reviewKey(p, event.data.review_id as string), event.data.work_package_id);
+      tx.put(reviewKey(p, event.data.review_id), event.data.work_package_id);
   },
-};
+});
 
 /** Reads of the work-packages read model. */
 export const workPackageQueries = (models: ModelStore) => ({

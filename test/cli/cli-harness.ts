@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openApp, type App } from '../../src/app/app.js';
+import type { App } from '../../src/app/app.js';
+import { openIntentlog } from '../../src/modules/index.js';
 import { intentlogArgs } from '../support/intentlog-bin.js';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -43,7 +44,7 @@ export const withDataDir = async <T>(body: (dir: string) => Promise<T>): Promise
 
 /** Opens the data directory in this process, runs the body, closes it again. */
 export const withAppIn = async <T>(dir: string, body: (app: App) => Promise<T>): Promise<T> => {
-  const app = await openApp({ dataDir: dir });
+  const app = await openIntentlog({ dataDir: dir });
   try {
     return await body(app);
   } finally {

@@ -1,9 +1,9 @@
 // Holds a data dir the way `intentlog serve` does (this process is the writer) until stdin
 // closes; test/cli/follower.test.ts runs CLI commands against the same data dir meanwhile.
-import { openApp } from '../../src/app/app.js';
+import { openIntentlog } from '../../src/modules/index.js';
 
 const [dataDir] = process.argv.slice(2);
-const app = await openApp({ dataDir: dataDir! });
+const app = await openIntentlog({ dataDir: dataDir! });
 process.stdout.write(`${JSON.stringify({ ready: true, role: app.log.role() })}\n`);
 process.stdin.resume();
 process.stdin.on('end', () => {

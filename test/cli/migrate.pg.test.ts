@@ -4,7 +4,9 @@ import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ClassicLevel } from 'classic-level';
-import { catalog } from '../../src/events/catalog/index.js';
+import { fullCatalog } from '../../src/modules/index.js';
+
+const catalog = fullCatalog();
 import { decode, streamName, type LogEvent, type StoredRecord } from '../../src/events/index.js';
 import { openTransferableLog } from '../../src/events/open-exclusive.js';
 import { dropSchema, freshSchema, storeUrl } from '../postgres/pg-test-db.js';

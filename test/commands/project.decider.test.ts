@@ -20,7 +20,14 @@ const registered = (
   registered_by = 'system',
 ): ProjectEvent => ({
   type: 'actor.registered',
-  data: { project_id: 'p1', actor_id, role, display_name: null, registered_by },
+  data: {
+    project_id: 'p1',
+    actor_id,
+    surface: 'governance',
+    role,
+    display_name: null,
+    registered_by,
+  },
 });
 const bound: ProjectEvent = {
   type: 'root.bound',
@@ -60,7 +67,7 @@ describe('project decider', () => {
   describe('RegisterActor', () => {
     const register = (actor_id: string, role: 'PO' | 'PM' | 'IMPLEMENTER', by: Principal) => ({
       type: 'RegisterActor' as const,
-      data: { actor_id, role, display_name: null, by },
+      data: { actor_id, surface: 'governance' as const, role, display_name: null, by },
     });
 
     it('registers an actor in an existing project', () =>

@@ -1,7 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { catalog } from '../../src/events/catalog/index.js';
+import { fullCatalog } from '../../src/modules/index.js';
+
+const catalog = fullCatalog();
 import { decode, GENESIS_HASH, verifyChain, type StoredRecord } from '../../src/events/index.js';
 import { toLogEvent } from '../../src/events/record-view.js';
 

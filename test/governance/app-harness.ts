@@ -1,4 +1,6 @@
-import { openApp, type App } from '../../src/app/app.js';
+import { governance } from '../../src/app/governance.js';
+import type { App } from '../../src/app/app.js';
+import { openIntentlog } from '../../src/modules/index.js';
 import type { GovernanceCall } from '../../src/commands/governance/run.js';
 import type { Caller } from '../../src/commands/governance/roles.js';
 import type { Principal } from '../../src/commands/principal.js';
@@ -20,14 +22,14 @@ export const SYSTEM_CALL: GovernanceCall = { principal: { kind: 'system' }, idem
 
 /** A memory-store app with project P and the whole cast registered. */
 export const withGovernance = async <T>(body: (app: App) => Promise<T>): Promise<T> => {
-  const app = await openApp({ store: 'memory', dataDir: '/nonexistent' });
+  const app = await openIntentlog({ store: 'memory', dataDir: '/nonexistent' });
   try {
-    await app.governance.createProject(
+    await governance(app).createProject(
       { project_id: P, name: 'Acme' },
       as({ actor_id: 'system', role: 'SYSTEM' }),
     );
     for (const c of cast)
-      await app.governance.registerActor(
+      await governance(app).registerActor(
         { project_id: P, actor_id: c.actor_id, role: c.role as never },
         as({ actor_id: 'system', role: 'SYSTEM' }),
       );
@@ -39,7 +41,7 @@ export const withGovernance = async <T>(body: (app: App) => Promise<T>): Promise
 
 /** Issues WP, has `impl` claim it and submit result 1. */
 export const toSubmitted = async (app: App, wp = 'WP-001') => {
-  const g = app.governance;
+  const g = governance(app);
   await g.issueWorkPackage({ project_id: P, work_package_id: wp, title: `Package ${wp}` }, as(pm));
   await g.claimWorkPackage({ project_id: P, work_package_id: wp }, as(impl));
   return g.submitResult({ project_id: P, work_package_id: wp, summary: 'done' }, as(impl));

@@ -1,3 +1,4 @@
+import { governance } from '../../src/app/governance.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { as, codeOf, principal, toSubmitted, withGovernance } from './app-harness.js';
@@ -15,7 +16,7 @@ const claimants = [
 describe('governance invariants under concurrency (one process)', () => {
   it('of 8 racing claims on an OPEN package exactly one wins; the others get invalid_state', () =>
     withGovernance(async (app) => {
-      const g = app.governance;
+      const g = governance(app);
       for (const c of claimants.slice(4))
         await g.registerActor(
           { project_id: P, actor_id: c.actor_id, role: 'IMPLEMENTER' },
@@ -42,7 +43,7 @@ describe('governance invariants under concurrency (one process)', () => {
 
   it('a gate racing a second verdict and a rework: the stream orders them, ACCEPT needs the approval', () =>
     withGovernance(async (app) => {
-      const g = app.governance;
+      const g = governance(app);
       await toSubmitted(app);
       const { result } = await g.requestReview({ ...at, reviewer_id: reviewer.actor_id }, as(pm));
       const [accept, rework, verdict] = await Promise.allSettled([
@@ -68,7 +69,7 @@ describe('governance invariants under concurrency (one process)', () => {
 describe('idempotency keys', () => {
   it('same key, same input: the stored response, nothing appended', () =>
     withGovernance(async (app) => {
-      const g = app.governance;
+      const g = governance(app);
       await g.issueWorkPackage({ ...at, title: 't' }, as(pm));
       const first = await g.claimWorkPackage(at, as(impl, 'claim-1'));
       const head = await app.log.head();
@@ -82,14 +83,14 @@ describe('idempotency keys', () => {
     withGovernance(async (app) => {
       await toSubmitted(app);
       const args = { ...at, reviewer_id: reviewer.actor_id };
-      const first = await app.governance.requestReview(args, as(pm, 'rr'));
-      const again = await app.governance.requestReview(args, as(pm, 'rr'));
+      const first = await governance(app).requestReview(args, as(pm, 'rr'));
+      const again = await governance(app).requestReview(args, as(pm, 'rr'));
       assert.equal(again.result.review_id, first.result.review_id);
     }));
 
   it('same key, other input: conflict', () =>
     withGovernance(async (app) => {
-      const g = app.governance;
+      const g = governance(app);
       await g.issueWorkPackage({ ...at, title: 't' }, as(pm, 'issue'));
       const other = g.issueWorkPackage(
         { ...at, work_package_id: 'WP-2', title: 't' },
@@ -100,7 +101,7 @@ describe('idempotency keys', () => {
 
   it('8 concurrent calls with one key append once and all answer the same', () =>
     withGovernance(async (app) => {
-      const g = app.governance;
+      const g = governance(app);
       const calls = Array.from({ length: 8 }, () =>
         g.issueWorkPackage({ ...at, title: 'once' }, as(pm, 'same-key')),
       );
@@ -116,7 +117,7 @@ describe('idempotency keys', () => {
 
   it('keys belong to their caller: two callers with one key do not answer each other', () =>
     withGovernance(async (app) => {
-      const g = app.governance;
+      const g = governance(app);
       await g.issueWorkPackage({ ...at, title: 'a' }, as(pm, 'k'));
       const b = await g.issueWorkPackage(
         { ...at, work_package_id: 'WP-B', title: 'b' },

@@ -1,3 +1,4 @@
+import { governance } from '../../src/app/governance.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { as, toSubmitted, withGovernance } from './app-harness.js';
@@ -8,7 +9,7 @@ const at = { project_id: P, work_package_id: WP };
 describe('governance read models', () => {
   it('rebuilt from the log, they equal the ones kept live', () =>
     withGovernance(async (app) => {
-      const g = app.governance;
+      const g = governance(app);
       await toSubmitted(app);
       const { result } = await g.requestReview({ ...at, reviewer_id: reviewer.actor_id }, as(pm));
       await g.closeGate({ ...at, outcome: 'REWORK' }, as(pm));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { openApp } from '../../src/app/app.js';
+import { openIntentlog } from '../../src/modules/index.js';
 import type { Principal } from '../../src/commands/principal.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -73,7 +73,7 @@ export const withDataDir = async <T>(
   const dir = join(base, 'data');
   try {
     // LevelDB in the dir, whatever INTENTLOG_STORE says: the servers must find these tokens
-    const app = await openApp({ dataDir: dir, store: 'level' });
+    const app = await openIntentlog({ dataDir: dir, store: 'level' });
     const tokens: Record<string, string> = {};
     try {
       for (const [name, principal] of Object.entries(principals)) {

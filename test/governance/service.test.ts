@@ -1,3 +1,4 @@
+import { governance } from '../../src/app/governance.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { as, codeOf, principal, toSubmitted, withGovernance } from './app-harness.js';
@@ -8,7 +9,7 @@ const at = { project_id: P, work_package_id: WP };
 describe('governance service: a work package from issue to baseline', () => {
   it('walks the lifecycle; views and pending actions follow every step', () =>
     withGovernance(async (app) => {
-      const g = app.governance;
+      const g = governance(app);
       const issued = await g.issueWorkPackage(
         { ...at, title: 'Add login', acceptance_criteria: ['a user can log in'] },
         as(pm),
@@ -86,7 +87,7 @@ describe('governance service: a work package from issue to baseline', () => {
 
   it('REWORK sends the package back to its claimant, with the action to match', () =>
     withGovernance(async (app) => {
-      const g = app.governance;
+      const g = governance(app);
       await toSubmitted(app);
       const back = await g.closeGate({ ...at, outcome: 'REWORK', reason: 'tests missing' }, as(pm));
       assert.deepEqual([back.result.status, back.result.claimed_by], ['CLAIMED', 'ivan']);
@@ -102,7 +103,7 @@ describe('governance service: a work package from issue to baseline', () => {
 
   it('a review by someone who submitted is refused, and so is a verdict by someone else', () =>
     withGovernance(async (app) => {
-      const g = app.governance;
+      const g = governance(app);
       await toSubmitted(app);
       assert.equal(
         await codeOf(g.requestReview({ ...at, reviewer_id: 'ivan' }, as(pm))),
@@ -127,7 +128,7 @@ describe('governance service: a work package from issue to baseline', () => {
 
   it('decisions: product only by the PO, other kinds by PO or PM, never by the PA', () =>
     withGovernance(async (app) => {
-      const g = app.governance;
+      const g = governance(app);
       const d = { project_id: P, title: 't', rationale: 'r' };
       assert.equal(await codeOf(g.recordDecision({ ...d, kind: 'product' }, as(pm))), 'forbidden');
       assert.equal(
@@ -147,7 +148,7 @@ describe('governance service: a work package from issue to baseline', () => {
 
   it('escalations reach the role they target, and leave when resolved', () =>
     withGovernance(async (app) => {
-      const g = app.governance;
+      const g = governance(app);
       const raised = await g.raiseEscalation(
         { project_id: P, subject: 'blocked', details: 'no key', target_role: 'PM' },
         as(impl),
@@ -175,16 +176,16 @@ describe('governance service: a work package from issue to baseline', () => {
     withGovernance(async (app) => {
       await toSubmitted(app);
       const b = { project_id: P, baseline_id: 'v1', work_package_ids: [WP] };
-      assert.equal(await codeOf(app.governance.releaseBaseline(b, as(pm))), 'invalid_state');
+      assert.equal(await codeOf(governance(app).releaseBaseline(b, as(pm))), 'invalid_state');
       const missing = { ...b, work_package_ids: ['WP-404'] };
-      assert.equal(await codeOf(app.governance.releaseBaseline(missing, as(pm))), 'not_found');
+      assert.equal(await codeOf(governance(app).releaseBaseline(missing, as(pm))), 'not_found');
     }));
 });
 
 describe('governance service: membership', () => {
   it('a principal without membership is forbidden everywhere in the project', () =>
     withGovernance(async (app) => {
-      const g = app.governance;
+      const g = governance(app);
       await toSubmitted(app);
       const stranger = { actor_id: 'mallory', role: 'IMPLEMENTER' as const };
       const who = principal(stranger);
@@ -203,14 +204,14 @@ describe('governance service: membership', () => {
   it('an unknown project is not_found', () =>
     withGovernance(async (app) => {
       assert.equal(
-        await codeOf(app.governance.getProject({ project_id: 'nope' }, principal(po))),
+        await codeOf(governance(app).getProject({ project_id: 'nope' }, principal(po))),
         'not_found',
       );
     }));
 
   it('SYSTEM creates projects and registers actors; only SYSTEM creates projects', () =>
     withGovernance(async (app) => {
-      const g = app.governance;
+      const g = governance(app);
       assert.equal(
         await codeOf(g.createProject({ project_id: 'p2', name: 'n' }, as(po))),
         'forbidden',

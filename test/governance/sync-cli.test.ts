@@ -1,3 +1,4 @@
+import { governance } from '../../src/app/governance.js';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -19,14 +20,14 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const issue = async (app: App, count: number, from = 0) => {
   const pm = { principal: { kind: 'actor' as const, actor_id: 'pat' }, idempotencyKey: '' };
   for (let i = from; i < from + count; i++)
-    await app.governance.issueWorkPackage(
+    await governance(app).issueWorkPackage(
       { project_id: 'acme', work_package_id: `WP-${i}`, title: `t${i}` },
       { ...pm, idempotencyKey: `wp-${i}` },
     );
 };
 const seed = (dir: string, packages: number) =>
   withAppIn(dir, async (app) => {
-    const g = app.governance;
+    const g = governance(app);
     await g.createProject({ project_id: 'acme', name: 'Acme' }, system('p1'));
     await g.createProject({ project_id: 'other', name: 'Other' }, system('p2'));
     await g.registerActor({ project_id: 'acme', actor_id: 'pat', role: 'PM' }, system('pat'));

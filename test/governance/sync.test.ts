@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { SYNC_PAGE_MAX } from '../../src/app/governance.js';
+import { governance, SYNC_PAGE_MAX } from '../../src/app/governance.js';
 import { as, codeOf, principal, withGovernance } from './app-harness.js';
 import { impl, P, pm, reviewer } from './fixture.js';
 
@@ -22,7 +22,7 @@ const ENVELOPE = [
 describe('sync_since', () => {
   it('returns exactly the contract envelope, strictly increasing cursors, and pages', () =>
     withGovernance(async (app) => {
-      const g = app.governance;
+      const g = governance(app);
       for (let i = 0; i < 5; i++)
         await g.issueWorkPackage({ project_id: P, work_package_id: `W${i}`, title: 't' }, as(pm));
       const all = await g.syncSince({ project_id: P, cursor: 0 }, principal(reviewer));
@@ -52,7 +52,7 @@ describe('sync_since', () => {
 
   it('refuses a limit over 500 or a negative cursor', () =>
     withGovernance(async (app) => {
-      const g = app.governance;
+      const g = governance(app);
       const bad = { project_id: P, cursor: 0, limit: SYNC_PAGE_MAX + 1 };
       assert.equal(await codeOf(g.syncSince(bad, principal(impl))), 'invalid_argument');
       assert.equal(
@@ -63,7 +63,7 @@ describe('sync_since', () => {
 
   it('a consumer paging from 0 while others append sees every event exactly once', () =>
     withGovernance(async (app) => {
-      const g = app.governance;
+      const g = governance(app);
       const writers = Array.from({ length: 4 }, (_, w) =>
         (async () => {
           for (let i = 0; i < 60; i++)

@@ -5,6 +5,9 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/
 import type { App } from '../../src/app/app.js';
 import { resolveSurfaces } from '../../src/mcp/surfaces/index.js';
 import { connect, probeSurface, withApp } from './harness.js';
+import { modules, surfacesOf } from '../../src/modules/index.js';
+
+const allSurfaces = surfacesOf(modules);
 
 type Envelope = {
   ok: boolean;
@@ -127,21 +130,21 @@ describe('the system surface', () => {
         { project_id: 'alpha', actor_id: 'alice', role: 'PO', display_name: null },
         system,
       );
-      const client = await connect(app, resolveSurfaces('system'), {
+      const client = await connect(app, resolveSurfaces(allSurfaces, 'system'), {
         kind: 'actor',
         actor_id: 'alice',
       });
       const { envelope } = await call(client, 'whoami');
       assert.deepEqual(envelope.result, {
         principal: { kind: 'actor', actor_id: 'alice' },
-        memberships: [{ project_id: 'alpha', role: 'PO' }],
+        memberships: [{ project_id: 'alpha', roles: { governance: 'PO' } }],
       });
       await client.close();
     }));
 
   it('server_info reports the surfaces served and the log head', () =>
     withApp(async (app) => {
-      const client = await connect(app, resolveSurfaces('system'));
+      const client = await connect(app, resolveSurfaces(allSurfaces, 'system'));
       const head = await app.log.head();
       const { envelope } = await call(client, 'server_info');
       assert.equal(envelope.result?.log_head, head);

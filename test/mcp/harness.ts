@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import pino from 'pino';
 import { z } from 'zod';
-import { openApp, type App } from '../../src/app/app.js';
+import type { App } from '../../src/app/app.js';
+import { openIntentlog } from '../../src/modules/index.js';
 import { conflict } from '../../src/commands/errors.js';
 import type { Principal } from '../../src/commands/principal.js';
 import { serverFactory } from '../../src/mcp/server.js';
@@ -17,7 +18,7 @@ export const SYSTEM: Principal = { kind: 'system' };
 /** An app on the memory store in a temporary directory, closed and removed after the body. */
 export const withApp = async <T>(body: (app: App) => Promise<T>): Promise<T> => {
   const dir = await mkdtemp(join(tmpdir(), 'intentlog-mcp-'));
-  const app = await openApp({ dataDir: dir, store: 'memory' });
+  const app = await openIntentlog({ dataDir: dir, store: 'memory' });
   try {
     return await body(app);
   } finally {

@@ -6,6 +6,9 @@ import type { Listening } from '../../src/mcp/http/listen.js';
 import { serveOverHttp } from '../../src/mcp/serve.js';
 import { resolveSurfaces, type SelectedSurface } from '../../src/mcp/surfaces/index.js';
 import { gate, probeSurface, silent, withApp } from './harness.js';
+import { modules, surfacesOf } from '../../src/modules/index.js';
+
+const allSurfaces = surfacesOf(modules);
 
 export const VERSIONS_2025 = ['2025-03-26', '2025-06-18', '2025-11-25'] as const;
 
@@ -30,7 +33,7 @@ export const withServer = (
   withApp(async (app) => {
     const held = gate();
     const selection: SelectedSurface[] = [
-      ...resolveSurfaces('system'),
+      ...resolveSurfaces(allSurfaces, 'system'),
       { surface: probeSurface(held), tier: 'all' },
     ];
     const listening = await serveOverHttp({

@@ -1,16 +1,14 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import {
-  SurfaceError,
-  checkSurface,
-  resolveSurfaces,
-  surfaces,
-} from '../../src/mcp/surfaces/index.js';
+import { SurfaceError, checkSurface, resolveSurfaces } from '../../src/mcp/surfaces/index.js';
 import { selectSurfaces } from '../../src/mcp/surfaces/select.js';
 import { systemSurface } from '../../src/mcp/surfaces/system.js';
 import { Annotations, defineTool, type Surface } from '../../src/mcp/tool.js';
 import { connect, probeSurface, withApp } from './harness.js';
+import { modules, surfacesOf } from '../../src/modules/index.js';
+
+const allSurfaces = surfacesOf(modules);
 
 const registry = (...list: Surface[]) => new Map(list.map((s) => [s.name, s]));
 
@@ -33,12 +31,12 @@ const clashing: Surface = {
 };
 
 describe('every registered surface', () => {
-  for (const [name, surface] of surfaces)
-    it(`${name}: passes the definition rules`, () => checkSurface(surface));
+  for (const surface of allSurfaces)
+    it(`${surface.name}: passes the definition rules`, () => checkSurface(surface));
 
   it('lists tools whose JSON schemas strict hosts accept, with honest annotations', () =>
     withApp(async (app) => {
-      const all = [...surfaces.values()].map((surface) => ({
+      const all = allSurfaces.map((surface) => ({
         surface,
         tier: surface.tiers.at(-1)!,
       }));
@@ -94,10 +92,16 @@ describe('--surface', () => {
   });
 
   it('refuses unknown surfaces and tiers, and a surface named twice', () => {
-    assert.throws(() => resolveSurfaces('nope'), /unknown surface "nope"; known: system/);
-    assert.throws(() => resolveSurfaces('system:gold'), /no tier "gold"; its tiers: all/);
-    assert.throws(() => resolveSurfaces('system,system'), /named twice/);
-    assert.throws(() => resolveSurfaces(' , '), /no surface/);
+    assert.throws(
+      () => resolveSurfaces(allSurfaces, 'nope'),
+      /unknown surface "nope"; known: system/,
+    );
+    assert.throws(
+      () => resolveSurfaces(allSurfaces, 'system:gold'),
+      /no tier "gold"; its tiers: all/,
+    );
+    assert.throws(() => resolveSurfaces(allSurfaces, 'system,system'), /named twice/);
+    assert.throws(() => resolveSurfaces(allSurfaces, ' , '), /no surface/);
   });
 
   it('refuses a malformed definition before serving it', () => {

@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
-import { openApp } from '../../src/app/app.js';
+import { openIntentlog } from '../../src/modules/index.js';
 import { SYSTEM } from '../../src/commands/principal.js';
-import { catalog } from '../../src/events/catalog/index.js';
+import { fullCatalog } from '../../src/modules/index.js';
+
+const catalog = fullCatalog();
 import { openPostgresEventLog } from '../../src/events/postgres/index.js';
 import { cli } from '../cli/cli-harness.js';
 import { startServe, type Serving } from '../e2e/harness.js';
@@ -33,7 +35,7 @@ const createToken = async (store: string, name: string): Promise<string> => {
 
 /** Tokens for these actors, issued through the app in this process. */
 const issueTokens = async (store: string, actors: string[]) => {
-  const app = await openApp({ store });
+  const app = await openIntentlog({ store });
   try {
     const tokens: Record<string, string> = {};
     for (const actor_id of actors)

@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { openApp, type App } from '../../src/app/app.js';
+import type { App } from '../../src/app/app.js';
+import { openIntentlog } from '../../src/modules/index.js';
 import { isDomainError } from '../../src/commands/errors.js';
 import { runCommand } from '../../src/commands/handler.js';
 import { projectStream } from '../../src/commands/project/project-commands.js';
@@ -107,7 +108,7 @@ describe('read models are a pure function of the log', () => {
         fc.array(step, { minLength: 1, maxLength: 40 }),
         fc.subarray(['projects', 'tokens']),
         async (steps, names) => {
-          const app = await openApp({ store: 'memory' });
+          const app = await openIntentlog({ store: 'memory' });
           try {
             const tokens: string[] = [];
             for (const s of steps)

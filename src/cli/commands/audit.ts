@@ -1,7 +1,5 @@
 import { Command } from 'commander';
 import { auditVerify, describeFinding } from '../../app/audit.js';
-import { catalog } from '../../events/catalog/index.js';
-import { allProjectors } from '../../projections/index.js';
 import { action, appCommand, note, out, withApp, type AppFlags } from '../options.js';
 import { progress } from '../progress.js';
 
@@ -18,8 +16,8 @@ const verify = (): Command =>
           const bar = progress('verifying');
           const report = await auditVerify({
             log: app.log,
-            catalog,
-            projectors: allProjectors,
+            catalog: app.catalog,
+            projectors: app.projectors,
             waitFor: app.waitFor,
             onProgress: (done, total) => bar.update(done, total),
           }).finally(() => bar.stop());

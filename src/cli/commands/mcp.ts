@@ -5,6 +5,7 @@ import { SYSTEM, type Principal } from '../../commands/principal.js';
 import { stderrLogger } from '../../mcp/logger.js';
 import { serveOverStdio } from '../../mcp/serve.js';
 import { resolveSurfaces } from '../../mcp/surfaces/index.js';
+import { registry } from '../registry.js';
 import { action, appCommand, withApp, type AppFlags } from '../options.js';
 import { stopSignal, surfaceOption } from './mcp-shared.js';
 
@@ -30,7 +31,7 @@ export const mcpCommand = (): Command =>
     )
     .action(
       action(async (flags: McpFlags) => {
-        const selection = resolveSurfaces(flags.surface || undefined);
+        const selection = resolveSurfaces(registry().surfaces, flags.surface || undefined);
         const principal = principalOf(flags.actor);
         const log = stderrLogger('intentlog-mcp');
         await withApp(flags, async (app) => {

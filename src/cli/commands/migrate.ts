@@ -1,3 +1,5 @@
+import { catalogOf, withProject } from '../../app/app.js';
+import { registry } from '../registry.js';
 import { Command } from 'commander';
 import { describeLocation, migrateLog, type MigratePhase } from '../../app/migrate.js';
 import { action, note, out } from '../options.js';
@@ -33,6 +35,7 @@ export const migrateCommand = (): Command =>
       action(async (flags: MigrateFlags) => {
         const bars = phases();
         const report = await migrateLog({
+          catalog: catalogOf(withProject(registry().modules)),
           from: flags.from,
           to: flags.to,
           ...(flags.project !== undefined ? { project: flags.project } : {}),

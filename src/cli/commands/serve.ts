@@ -13,6 +13,7 @@ import {
   serveOverHttp,
 } from '../../mcp/serve.js';
 import { resolveSurfaces } from '../../mcp/surfaces/index.js';
+import { registry } from '../registry.js';
 import { action, appCommand, out, withApp, type AppFlags } from '../options.js';
 import { stopSignal, surfaceOption } from './mcp-shared.js';
 
@@ -71,7 +72,7 @@ export const serveCommand = (): Command =>
     )
     .action(
       action(async (flags: ServeFlags) => {
-        const selection = resolveSurfaces(flags.surface || undefined);
+        const selection = resolveSurfaces(registry().surfaces, flags.surface || undefined);
         const log = stderrLogger('intentlog-serve');
         await withApp(flags, async (app) => {
           const listening = await serveOverHttp({

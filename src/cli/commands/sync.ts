@@ -4,6 +4,7 @@ import type { App } from '../../app/app.js';
 import { SYNC_PAGE_MAX } from '../../app/governance.js';
 import { SYSTEM } from '../../commands/principal.js';
 import { action, appCommand, note, out, position, withApp, type AppFlags } from '../options.js';
+import { governance } from '../../app/governance.js';
 
 type SyncFlags = AppFlags & {
   project: string;
@@ -91,7 +92,7 @@ const sync = async (app: App, flags: SyncFlags): Promise<void> => {
   try {
     for (;;) {
       live?.reading();
-      const page = await app.governance.syncSince(
+      const page = await governance(app).syncSince(
         { project_id: flags.project, cursor, limit: flags.limit },
         SYSTEM,
       );

@@ -22,10 +22,11 @@ export const resolveCaller = async (
   if (principal.kind === 'system')
     return { caller: { actor_id: 'system', role: 'SYSTEM' }, project };
   const member = project.members[principal.actor_id];
-  if (!member)
+  const role = member?.roles.governance;
+  if (!member || !role)
     throw forbidden('the caller has no active membership in this project', {
       project_id: projectId,
       actor_id: principal.actor_id,
     });
-  return { caller: { actor_id: member.actor_id, role: member.role }, project };
+  return { caller: { actor_id: member.actor_id, role }, project };
 };

@@ -122,7 +122,7 @@ export const workPackageCommands = (log: EventLog, lookups: GovernanceLookups) =
             by,
             review_id,
             reviewer_id: args.reviewer_id,
-            reviewer_role: project.members[args.reviewer_id]?.role ?? null,
+            reviewer_role: project.members[args.reviewer_id]?.roles.governance ?? null,
           },
         }),
         respond: (state) => ({ review_id, review: reviewResult(state, review_id)! }),

@@ -1,5 +1,5 @@
 import { streamName, type AppendMeta, type EventLog } from '../../events/index.js';
-import type { Role } from '../../events/catalog/project.js';
+import type { RoleSurface } from '../../events/catalog/project.js';
 import { runCommand, type CommandOutcome } from '../handler.js';
 import { SYSTEM_PROJECT } from '../ids.js';
 import { principalId, type Principal } from '../principal.js';
@@ -9,6 +9,7 @@ import {
   type Member,
   type Project,
   type ProjectCommand,
+  type RoleGrant,
 } from './project.js';
 import { newTokenSecret, tokenDecider, tokenHash, type TokenCommand } from './token.js';
 import { newId } from '../../events/index.js';
@@ -76,15 +77,23 @@ export const projectCommands = (log: EventLog) => {
   };
 
   return {
+    /** `owner`: the role the creating actor takes (SYSTEM alone creates without one) */
     create: (
       args: { project_id: string; name: string; description?: string | null },
       ctx: CallContext,
+      owner?: RoleGrant,
     ) =>
       run(
         args.project_id,
         {
           type: 'CreateProject',
-          data: { ...args, description: args.description ?? null, by: ctx.principal },
+          data: {
+            project_id: args.project_id,
+            name: args.name,
+            description: args.description ?? null,
+            by: ctx.principal,
+            ...(owner ? { owner } : {}),
+          },
         },
         ctx,
         'create_project',
@@ -95,8 +104,15 @@ export const projectCommands = (log: EventLog) => {
           description: s.description,
         }),
       ),
+    /** Gives an actor a role on a surface (governance when none is named). */
     registerActor: (
-      args: { project_id: string; actor_id: string; role: Role; display_name?: string | null },
+      args: {
+        project_id: string;
+        actor_id: string;
+        role: string;
+        surface?: RoleSurface;
+        display_name?: string | null;
+      },
       ctx: CallContext,
     ) =>
       run(
@@ -105,6 +121,7 @@ export const projectCommands = (log: EventLog) => {
           type: 'RegisterActor',
           data: {
             actor_id: args.actor_id,
+            surface: args.surface ?? 'governance',
             role: args.role,
             display_name: args.display_name ?? null,
             by: ctx.principal,

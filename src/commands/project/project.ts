@@ -1,13 +1,16 @@
 import type { Decider } from '@event-driven-io/emmett';
 import type { EventOf } from '../../events/index.js';
-import type {
-  ActorRegistered,
-  ProjectCreated,
-  Role,
-  RootBound,
-  RootUnbound,
+import {
+  isRoleOf,
+  type ActorRegistered,
+  type ProjectCreated,
+  type Role,
+  type RoleSurface,
+  type RootBound,
+  type RootUnbound,
+  type SurfaceRole,
 } from '../../events/catalog/project.js';
-import { forbidden, invalidState, notFound } from '../errors.js';
+import { forbidden, invalidArgument, invalidState, notFound } from '../errors.js';
 import { principalId, type Principal } from '../principal.js';
 
 export type ProjectEvent =
@@ -16,7 +19,10 @@ export type ProjectEvent =
   | EventOf<typeof RootBound>
   | EventOf<typeof RootUnbound>;
 
-export type Member = { actor_id: string; role: Role; display_name: string | null };
+/** A member's role on each surface it takes part in. */
+export type SurfaceRoleMap = { [S in RoleSurface]?: SurfaceRole<S> };
+
+export type Member = { actor_id: string; display_name: string | null; roles: SurfaceRoleMap };
 
 export type Project = {
   exists: boolean;
@@ -28,14 +34,27 @@ export type Project = {
   roots: Record<string, string>;
 };
 
+/** A role on one surface, as a command names it. */
+export type RoleGrant = { surface: RoleSurface; role: string };
+
 export type ProjectCommand =
   | {
       type: 'CreateProject';
-      data: { project_id: string; name: string; description: string | null; by: Principal };
+      data: {
+        project_id: string;
+        name: string;
+        description: string | null;
+        by: Principal;
+        /**
+         * The role the creating actor takes (the story map's creator is its owner). Without
+         * it only the SYSTEM principal creates projects (governance.md: SYSTEM only).
+         */
+        owner?: RoleGrant;
+      };
     }
   | {
       type: 'RegisterActor';
-      data: { actor_id: string; role: Role; display_name: string | null; by: Principal };
+      data: RoleGrant & { actor_id: string; display_name: string | null; by: Principal };
     }
   | { type: 'BindRoot'; data: { root_hash: string; device: string; by: Principal } }
   | { type: 'UnbindRoot'; data: { root_hash: string; by: Principal } };
@@ -49,56 +68,96 @@ export const initialProject = (): Project => ({
   roots: {},
 });
 
-/** The caller's role in the project: SYSTEM for the system principal, else its membership. */
-export const roleOf = (project: Project, by: Principal): Role | 'SYSTEM' | undefined =>
-  by.kind === 'system' ? 'SYSTEM' : project.members[by.actor_id]?.role;
+/** The caller's role on a surface: SYSTEM for the system principal, else its membership's. */
+export function roleOf(project: Project, by: Principal): Role | 'SYSTEM' | undefined;
+export function roleOf<S extends RoleSurface>(
+  project: Project,
+  by: Principal,
+  surface: S,
+): SurfaceRole<S> | 'SYSTEM' | undefined;
+export function roleOf(project: Project, by: Principal, surface: RoleSurface = 'governance') {
+  return by.kind === 'system' ? 'SYSTEM' : project.members[by.actor_id]?.roles[surface];
+}
+
+/** Whether the caller holds any role in the project (or is SYSTEM). */
+export const isMember = (project: Project, by: Principal): boolean =>
+  by.kind === 'system' || Object.keys(project.members[by.actor_id]?.roles ?? {}).length > 0;
 
 const requireProject = (state: Project): void => {
   if (!state.exists) throw notFound('project not found');
 };
 
-const requireMember = (state: Project, by: Principal): Role | 'SYSTEM' => {
-  const role = roleOf(state, by);
-  if (!role) throw forbidden('the caller has no active membership in this project');
-  return role;
+const requireMember = (state: Project, by: Principal): void => {
+  if (!isMember(state, by)) throw forbidden('the caller has no active membership in this project');
 };
+
+const requireRole = (grant: RoleGrant): void => {
+  if (!isRoleOf(grant.surface, grant.role))
+    throw invalidArgument(`${grant.role} is not a ${grant.surface} role`, { ...grant });
+};
+
+/** Who may give roles on a surface: governance.md's rule for governance, an owner elsewhere. */
+const mayGrant = (
+  state: Project,
+  data: Extract<ProjectCommand, { type: 'RegisterActor' }>['data'],
+) => {
+  const callerRole = roleOf(state, data.by, data.surface);
+  if (data.surface !== 'governance') {
+    if (callerRole !== 'SYSTEM' && callerRole !== 'owner')
+      throw forbidden(`only an owner gives ${data.surface} roles`, { role: callerRole ?? null });
+    return;
+  }
+  if (callerRole !== 'SYSTEM' && callerRole !== 'PO' && callerRole !== 'PM')
+    throw forbidden('only SYSTEM, PO or PM may register actors', { role: callerRole ?? null });
+  const current = state.members[data.actor_id]?.roles.governance;
+  if (callerRole === 'PM' && (data.role === 'PO' || current === 'PO'))
+    throw forbidden('a PM cannot appoint or change a PO');
+};
+
+const granted = (
+  project_id: string,
+  grant: RoleGrant,
+  actor_id: string,
+  display_name: string | null,
+  by: Principal,
+): ProjectEvent =>
+  ({
+    type: 'actor.registered',
+    data: { project_id, actor_id, ...grant, display_name, registered_by: principalId(by) },
+  }) as ProjectEvent;
 
 const register = (
   state: Project,
   data: Extract<ProjectCommand, { type: 'RegisterActor' }>['data'],
 ): ProjectEvent[] => {
   requireProject(state);
-  const callerRole = requireMember(state, data.by);
-  if (callerRole !== 'SYSTEM' && callerRole !== 'PO' && callerRole !== 'PM')
-    throw forbidden('only SYSTEM, PO or PM may register actors', { role: callerRole });
+  requireRole(data);
+  requireMember(state, data.by);
+  mayGrant(state, data);
   const current = state.members[data.actor_id];
-  if (callerRole === 'PM' && (data.role === 'PO' || current?.role === 'PO'))
-    throw forbidden('a PM cannot appoint or change a PO');
-  if (current && current.role === data.role && current.display_name === data.display_name)
+  if (current?.roles[data.surface] === data.role && current.display_name === data.display_name)
     return [];
-  return [
-    {
-      type: 'actor.registered',
-      data: {
-        project_id: state.project_id,
-        actor_id: data.actor_id,
-        role: data.role,
-        display_name: data.display_name,
-        registered_by: principalId(data.by),
-      },
-    },
-  ];
+  const { surface, role, actor_id, display_name, by } = data;
+  return [granted(state.project_id, { surface, role }, actor_id, display_name, by)];
+};
+
+const create = (
+  state: Project,
+  { by, owner, ...project }: Extract<ProjectCommand, { type: 'CreateProject' }>['data'],
+): ProjectEvent[] => {
+  if (by.kind !== 'system' && !owner) throw forbidden('only the SYSTEM principal creates projects');
+  if (state.exists)
+    throw invalidState('project already exists', { project_id: project.project_id });
+  if (owner) requireRole(owner);
+  const created: ProjectEvent = { type: 'project.created', data: project };
+  if (by.kind === 'system' || !owner) return [created];
+  return [created, granted(project.project_id, owner, by.actor_id, null, by)];
 };
 
 const decide = (command: ProjectCommand, state: Project): ProjectEvent[] => {
   switch (command.type) {
-    case 'CreateProject': {
-      const { by, ...project } = command.data;
-      if (by.kind !== 'system') throw forbidden('only the SYSTEM principal creates projects');
-      if (state.exists)
-        throw invalidState('project already exists', { project_id: project.project_id });
-      return [{ type: 'project.created', data: project }];
-    }
+    case 'CreateProject':
+      return create(state, command.data);
     case 'RegisterActor':
       return register(state, command.data);
     case 'BindRoot': {
@@ -124,10 +183,11 @@ const evolve = (state: Project, event: ProjectEvent): Project => {
     case 'project.created':
       return { ...state, exists: true, ...event.data };
     case 'actor.registered': {
-      const { actor_id, role, display_name } = event.data;
+      const { actor_id, surface, role, display_name } = event.data;
+      const roles = { ...state.members[actor_id]?.roles, [surface]: role };
       return {
         ...state,
-        members: { ...state.members, [actor_id]: { actor_id, role, display_name } },
+        members: { ...state.members, [actor_id]: { actor_id, display_name, roles } },
       };
     }
     case 'root.bound':

@@ -13,6 +13,24 @@ export const Role = z.enum([
 ]);
 export type Role = z.infer<typeof Role>;
 
+/**
+ * The roles a member may hold in a project, per surface: one project, one roster, and each
+ * contract's own role model (governance's PO…REVIEWER, the story map's owner…viewer, the
+ * missions owner). A member holds at most one role per surface.
+ */
+export const SurfaceRoles = {
+  governance: Role,
+  storymap: z.enum(['owner', 'editor', 'commenter', 'viewer']),
+  missions: z.enum(['owner']),
+} as const;
+export type RoleSurface = keyof typeof SurfaceRoles;
+export const RoleSurface = z.enum(Object.keys(SurfaceRoles) as [RoleSurface, ...RoleSurface[]]);
+export type SurfaceRole<S extends RoleSurface> = z.infer<(typeof SurfaceRoles)[S]>;
+
+/** Whether `role` is one of `surface`'s roles. */
+export const isRoleOf = (surface: RoleSurface, role: string): boolean =>
+  SurfaceRoles[surface].safeParse(role).success;
+
 export const PrincipalRef = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('system') }),
   z.object({ kind: z.literal('actor'), actor_id: z.string() }),
@@ -25,15 +43,36 @@ export const ProjectCreated = addVersion(
   z.object({ project_id: z.string(), name: z.string(), description: z.string().nullable() }),
   (v1) => ({ ...v1, description: null }),
 );
-export const ActorRegistered = defineEvent(
-  'actor.registered',
-  z.object({
+/** actor.registered v2 for one surface: its role is one of that surface's roles. */
+function roleGrant<S extends RoleSurface>(surface: S) {
+  return z.object({
     project_id: z.string(),
     actor_id: z.string(),
-    role: Role,
+    surface: z.literal(surface),
+    role: SurfaceRoles[surface],
     display_name: z.string().nullable(),
     registered_by: z.string(),
-  }),
+  });
+}
+
+// v1 (governance was the only surface) had no `surface`: its roles were governance roles.
+export const ActorRegistered = addVersion(
+  defineEvent(
+    'actor.registered',
+    z.object({
+      project_id: z.string(),
+      actor_id: z.string(),
+      role: Role,
+      display_name: z.string().nullable(),
+      registered_by: z.string(),
+    }),
+  ),
+  z.discriminatedUnion('surface', [
+    roleGrant('governance'),
+    roleGrant('storymap'),
+    roleGrant('missions'),
+  ]),
+  (v1) => ({ ...v1, surface: 'governance' as const }),
 );
 export const RootBound = defineEvent(
   'root.bound',

@@ -10,10 +10,11 @@ import { Role } from '../../events/catalog/project.js';
 import type { AnyTool, Surface } from '../tool.js';
 import { mutation, query } from './governance-define.js';
 import * as S from './governance-schemas.js';
+import { governance } from '../../app/governance.js';
 
 /**
  * The governance surface (contracts/governance.md): 18 tools, each a row of this table; each
- * mutation maps onto one command of `app.governance`, each query onto one read.
+ * mutation maps onto one command of `governance(app)`, each query onto one read.
  */
 
 type Package = z.infer<typeof S.WorkPackage>;
@@ -33,7 +34,7 @@ const projectTools: AnyTool[] = [
       description: S.optionalText(4000, 'what the project is'),
     },
     output: S.Project,
-    run: (app, args, call) => app.governance.createProject(args, call),
+    run: (app, args, call) => governance(app).createProject(args, call),
     summary: (p) => `project ${p.project_id} created`,
   }),
   mutation({
@@ -50,7 +51,7 @@ const projectTools: AnyTool[] = [
     },
     output: S.Member,
     destructive: true,
-    run: (app, args, call) => app.governance.registerActor(args, call),
+    run: (app, args, call) => governance(app).registerActor(args, call),
     summary: (m) => `${m.actor_id} is ${m.role} in ${m.project_id}`,
   }),
   query({
@@ -59,7 +60,7 @@ const projectTools: AnyTool[] = [
     description: 'Returns the project and its roster: every actor with its role.',
     args: {},
     output: S.ProjectWithRoster,
-    run: (app, args, who) => app.governance.getProject(args, who),
+    run: (app, args, who) => governance(app).getProject(args, who),
     summary: (p) => `project ${p.project_id}: ${p.roster.length} actors`,
   }),
 ];
@@ -81,7 +82,7 @@ const workTools: AnyTool[] = [
         .describe('how the result will be judged'),
     },
     output: S.WorkPackage,
-    run: (app, args, call) => app.governance.issueWorkPackage(args, call),
+    run: (app, args, call) => governance(app).issueWorkPackage(args, call),
     summary: packageLine,
   }),
   mutation({
@@ -92,7 +93,7 @@ const workTools: AnyTool[] = [
       'racing claims exactly one wins; the others get invalid_state.',
     args: { work_package_id: S.WorkPackageId },
     output: S.WorkPackage,
-    run: (app, args, call) => app.governance.claimWorkPackage(args, call),
+    run: (app, args, call) => governance(app).claimWorkPackage(args, call),
     summary: packageLine,
   }),
   mutation({
@@ -103,7 +104,7 @@ const workTools: AnyTool[] = [
       'and waits for reviews and the gate.',
     args: { work_package_id: S.WorkPackageId, summary: S.text(20_000, 'what was done') },
     output: S.WorkPackage,
-    run: (app, args, call) => app.governance.submitResult(args, call),
+    run: (app, args, call) => governance(app).submitResult(args, call),
     summary: packageLine,
   }),
   mutation({
@@ -120,7 +121,7 @@ const workTools: AnyTool[] = [
     },
     output: S.WorkPackage,
     destructive: true,
-    run: (app, args, call) => app.governance.closeGate(args, call),
+    run: (app, args, call) => governance(app).closeGate(args, call),
     summary: packageLine,
   }),
   query({
@@ -131,7 +132,7 @@ const workTools: AnyTool[] = [
       'and artifacts, the gate, and when each happened.',
     args: { work_package_id: S.WorkPackageId },
     output: S.WorkPackageView,
-    run: (app, args, who) => app.governance.getWorkPackage(args, who),
+    run: (app, args, who) => governance(app).getWorkPackage(args, who),
     summary: packageLine,
   }),
 ];
@@ -146,7 +147,7 @@ const reviewTools: AnyTool[] = [
       'not you. Returns the review_id the reviewer answers with submit_review.',
     args: { work_package_id: S.WorkPackageId, reviewer_id: Id.describe('the reviewing actor') },
     output: z.object({ review_id: z.string(), review: S.ReviewInProject }),
-    run: (app, args, call) => app.governance.requestReview(args, call),
+    run: (app, args, call) => governance(app).requestReview(args, call),
     summary: (r) => `review ${r.review_id} requested from ${r.review.reviewer_id}`,
   }),
   mutation({
@@ -161,7 +162,7 @@ const reviewTools: AnyTool[] = [
       notes: S.optionalText(20_000, 'findings'),
     },
     output: S.ReviewInProject,
-    run: (app, args, call) => app.governance.submitReview(args, call),
+    run: (app, args, call) => governance(app).submitReview(args, call),
     summary: (r) => `review ${r.review_id}: ${r.verdict}`,
   }),
 ];
@@ -180,7 +181,7 @@ const recordTools: AnyTool[] = [
       work_package_id: S.WorkPackageId.optional(),
     },
     output: S.Decision,
-    run: (app, args, call) => app.governance.recordDecision(args, call),
+    run: (app, args, call) => governance(app).recordDecision(args, call),
     summary: (d) => `decision ${d.decision_id} recorded`,
   }),
   mutation({
@@ -196,7 +197,7 @@ const recordTools: AnyTool[] = [
       work_package_id: S.WorkPackageId.optional(),
     },
     output: S.Escalation,
-    run: (app, args, call) => app.governance.raiseEscalation(args, call),
+    run: (app, args, call) => governance(app).raiseEscalation(args, call),
     summary: (e) => `escalation ${e.escalation_id} raised`,
   }),
   mutation({
@@ -205,7 +206,7 @@ const recordTools: AnyTool[] = [
     description: 'PO or PM: resolves an open escalation.',
     args: { escalation_id: Id, resolution: S.text(20_000, 'how it was resolved') },
     output: S.Escalation,
-    run: (app, args, call) => app.governance.resolveEscalation(args, call),
+    run: (app, args, call) => governance(app).resolveEscalation(args, call),
     summary: (e) => `escalation ${e.escalation_id} ${e.status}`,
   }),
   mutation({
@@ -220,7 +221,7 @@ const recordTools: AnyTool[] = [
       repository: S.optionalText(2000, 'where the commit lives'),
     },
     output: S.LinkedCommit,
-    run: (app, args, call) => app.governance.linkCommit(args, call),
+    run: (app, args, call) => governance(app).linkCommit(args, call),
     summary: (l) => `commit ${l.commit_id} linked to ${l.work_package_id}`,
   }),
   mutation({
@@ -233,7 +234,7 @@ const recordTools: AnyTool[] = [
       title: S.optionalText(200, 'what it is'),
     },
     output: S.LinkedArtifact,
-    run: (app, args, call) => app.governance.linkArtifact(args, call),
+    run: (app, args, call) => governance(app).linkArtifact(args, call),
     summary: (l) => `artifact linked to ${l.work_package_id}`,
   }),
   mutation({
@@ -248,7 +249,7 @@ const recordTools: AnyTool[] = [
       notes: S.optionalText(20_000, 'release notes'),
     },
     output: S.Baseline,
-    run: (app, args, call) => app.governance.releaseBaseline(args, call),
+    run: (app, args, call) => governance(app).releaseBaseline(args, call),
     summary: (b) => `baseline ${b.baseline_id}: ${b.work_package_ids.length} packages`,
   }),
 ];
@@ -266,7 +267,7 @@ const feedTools: AnyTool[] = [
       limit: z.number().int().min(1).max(500).optional().describe('at most this many (≤ 500)'),
     },
     output: S.SyncPage,
-    run: (app, args, who) => app.governance.syncSince(args, who),
+    run: (app, args, who) => governance(app).syncSince(args, who),
     summary: (p) => `${p.events.length} events, next_cursor ${p.next_cursor}`,
   }),
   query({
@@ -277,7 +278,7 @@ const feedTools: AnyTool[] = [
       'a result, and for PO/PM results awaiting the gate and escalations for your role.',
     args: {},
     output: S.PendingActions,
-    run: (app, args, who) => app.governance.listPendingActions(args, who),
+    run: (app, args, who) => governance(app).listPendingActions(args, who),
     summary: (p) => `${p.actions.length} pending actions for ${p.actor_id}`,
   }),
 ];

@@ -12,16 +12,24 @@ const whoami = defineTool({
   title: 'Who am I',
   description:
     'Returns the principal this connection acts as (the SYSTEM principal, or an actor) and the ' +
-    'projects that actor is a member of, with its role in each. Call it to learn what you may do.',
+    'projects that actor is a member of, with its role on each surface there. Call it to learn ' +
+    'what you may do.',
   input: z.strictObject({}),
   output: z.object({
     principal: Principal,
-    memberships: z.array(z.object({ project_id: z.string(), role: z.string() })),
+    memberships: z.array(
+      z.object({
+        project_id: z.string(),
+        roles: z.record(z.string(), z.string()).describe('surface → role'),
+      }),
+    ),
   }),
+  // 2: a role per surface (`roles`) instead of governance's one `role`
+  schemaVersion: 2,
   annotations: Annotations.query,
   tier: 'all',
   async run(_args, { app, principal }) {
-    await app.waitFor(await app.log.head());
+    await app.waitFor(await app.log.head(), ['projects']);
     const memberships =
       principal.kind === 'actor' ? await app.projects.membershipsOf(principal.actor_id) : [];
     const who = principal.kind === 'actor' ? `actor ${principal.actor_id}` : 'the SYSTEM principal';

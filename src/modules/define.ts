@@ -1,0 +1,20 @@
+import type { Command } from 'commander';
+import type { KernelModule } from '../app/kernel-module.js';
+import type { Surface } from '../mcp/tool.js';
+
+/**
+ * A context, declared once: its event types, read models, MCP surfaces and CLI commands.
+ * Registering it is one line in `index.ts`; the app builds the catalog and the projection
+ * engine from every module, `serve` and `mcp` serve their surfaces, the CLI adds their
+ * commands. docs/architecture.md walks through adding one.
+ */
+export type Module = KernelModule & {
+  surfaces?: readonly Surface[];
+  /** top-level `intentlog` commands this context adds (`sync`, `founder`, `hook`, …) */
+  cli?: readonly (() => Command)[];
+};
+
+export const defineModule = (module: Module): Module => module;
+
+/** Every module a build serves, in the order their surfaces and commands are listed. */
+export type Registry = readonly Module[];

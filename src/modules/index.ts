@@ -1,0 +1,23 @@
+import { catalogOf, openApp, withProject, type AppOptions } from '../app/app.js';
+import { projectModule } from '../app/project-module.js';
+import type { Registry } from './define.js';
+import { governanceModule } from './governance.js';
+import { systemModule } from './system.js';
+
+export { defineModule, type Module, type Registry } from './define.js';
+
+/** Every context this build serves. Add a context here: one line. */
+export const modules: Registry = [systemModule, governanceModule];
+
+/** The app with every registered module (what the CLI and the tests open). */
+export const openIntentlog = (options: Omit<AppOptions, 'modules'> & { modules?: Registry } = {}) =>
+  openApp({ ...options, modules: options.modules ?? modules });
+
+/** The MCP surfaces of a registry. */
+export const surfacesOf = (registry: Registry) => registry.flatMap((m) => m.surfaces ?? []);
+
+/** Every read model of the registered contexts, the project context's included. */
+export const allProjectors = [projectModule, ...modules].flatMap((m) => m.projectors ?? []);
+
+/** The catalog of every registered context (what migrations and golden tests read with). */
+export const fullCatalog = () => catalogOf(withProject(modules));

@@ -1,0 +1,9 @@
+import { systemSurface } from '../mcp/surfaces/system.js';
+import { defineModule } from './define.js';
+
+/** What the server itself knows (whoami, server_info): no events of its own. */
+export const systemModule = defineModule({
+  name: 'system',
+  events: [],
+  surfaces: [systemSurface],
+});
