@@ -12,6 +12,8 @@ export type ConnectInfo = {
   /** extra arguments every command needs to reach the same data (e.g. --data-dir) */
   dataArgs: readonly string[];
   stateful: boolean;
+  /** every surface, each also served alone at `<url>/<surface>` */
+  mounted?: readonly string[];
 };
 
 const NAME = 'intentlog';
@@ -67,6 +69,20 @@ const snippets = (info: ConnectInfo) => {
   };
 };
 
+/** One line per surface served at its own path (two contracts both define create_project). */
+const perSurface = (info: ConnectInfo): string[] =>
+  info.mounted && info.mounted.length > 0
+    ? [
+        '4. Every surface also has its own endpoint (same process, log and token):',
+        ...info.mounted.map(
+          (name) =>
+            `   ${name}: claude mcp add --transport http ${NAME}-${name} ${info.url}/${name} ` +
+            `--header "Authorization: Bearer $${TOKEN_VAR}"  |  stdio: ${snippets(info).stdio} --surface ${name}`,
+        ),
+        '',
+      ]
+    : [];
+
 export const connectInfo = (info: ConnectInfo): string => {
   const s = snippets(info);
   const mode = info.stateful ? 'stateful sessions' : 'stateless JSON';
@@ -95,6 +111,7 @@ export const connectInfo = (info: ConnectInfo): string => {
     '   or in ~/.codex/config.toml (stdio):',
     indent(s.tomlStdio, '     '),
     '',
+    ...perSurface(info),
     'stdio servers may run next to this one on the same data; add --actor ID to act as an actor.',
     'Cursor and the MCP Inspector: docs/clients.md',
     '',

@@ -4,10 +4,12 @@ import type { Logger } from 'pino';
 import type { App } from '../app/app.js';
 import type { Principal } from '../commands/principal.js';
 import { kernelAuthenticate, principalOfAuth, type Authenticate } from './http/auth.js';
-import { mcpHttpHandler } from './http/handler.js';
+import { MCP_PATH, mcpHttpHandler, type McpEndpoint } from './http/handler.js';
 import { listen, type Listening } from './http/listen.js';
 import { serverFactory } from './server.js';
+import { selectSurfaces, SurfaceError } from './surfaces/select.js';
 import type { SelectedSurface } from './surfaces/index.js';
+import type { Surface } from './tool.js';
 
 type Common = { app: App; selection: readonly SelectedSurface[]; log: Logger };
 
@@ -48,6 +50,8 @@ export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 export type HttpOptions = Common & {
+  /** surfaces also served each at its own path, `/mcp/<surface>[/<tier>]` (default: none) */
+  mounted?: readonly Surface[];
   host: string;
   port: number;
   stateful: boolean;
@@ -71,16 +75,52 @@ export const allowedHostsFor = (host: string, extra: string[] = []): string[] | 
   return extra.length > 0 ? [host, ...extra] : undefined;
 };
 
-/** Serves MCP over Streamable HTTP at POST /mcp until `close()`. */
+/**
+ * The endpoints of one server: `/mcp` serves the selection; `/mcp/<surface>` and
+ * `/mcp/<surface>/<tier>` serve one mounted surface alone, so two contracts that both define a
+ * tool (`create_project`) are served by one process, one log, one token. Made on first use.
+ */
+const endpoints = (options: HttpOptions) => {
+  const made = new Map<string, McpEndpoint>();
+  const endpointFor = (selection: readonly SelectedSurface[]): McpEndpoint => ({
+    factory: serverFactory({
+      ...options,
+      selection,
+      transport: 'http',
+      principalOf: (request) => principalOfAuth(request.http?.authInfo),
+    }),
+  });
+  const mounted = new Map((options.mounted ?? []).map((s) => [s.name, s]));
+  const mountedAt = (path: string): McpEndpoint | undefined => {
+    const [name = '', tier, ...rest] = path.slice(MCP_PATH.length + 1).split('/');
+    if (!mounted.has(name) || rest.length > 0) return undefined;
+    try {
+      return endpointFor(selectSurfaces(tier ? `${name}:${tier}` : name, mounted));
+    } catch (error) {
+      if (error instanceof SurfaceError) return undefined;
+      throw error;
+    }
+  };
+  return (path: string): McpEndpoint | undefined => {
+    const known = made.get(path);
+    if (known) return known;
+    const endpoint =
+      path === MCP_PATH
+        ? endpointFor(options.selection)
+        : path.startsWith(`${MCP_PATH}/`)
+          ? mountedAt(path)
+          : undefined;
+    // only real endpoints are kept: a path anyone can send must not grow the map
+    if (endpoint) made.set(path, endpoint);
+    return endpoint;
+  };
+};
+
+/** Serves MCP over Streamable HTTP at POST /mcp (and /mcp/<surface>) until `close()`. */
 export const serveOverHttp = async (options: HttpOptions): Promise<Listening> => {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const factory = serverFactory({
-    ...options,
-    transport: 'http',
-    principalOf: (request) => principalOfAuth(request.http?.authInfo),
-  });
   const handler = mcpHttpHandler({
-    factory,
+    endpointAt: endpoints(options),
     authenticate: options.authenticate ?? kernelAuthenticate(options.app),
     stateful: options.stateful,
     allowedHosts: allowedHostsFor(options.host, options.allowedHosts),

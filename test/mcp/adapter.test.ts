@@ -142,6 +142,27 @@ describe('the system surface', () => {
       await client.close();
     }));
 
+  it('whoami keeps apart actors whose ids share a prefix up to a slash', () =>
+    withApp(async (app) => {
+      const system = { principal: { kind: 'system' as const } };
+      for (const [project_id, actor_id] of [
+        ['alpha', 'a/b'],
+        ['beta', 'a'],
+      ] as const) {
+        await app.projects.create({ project_id, name: project_id }, system);
+        await app.projects.registerActor({ project_id, actor_id, role: 'PM' }, system);
+      }
+      const client = await connect(app, resolveSurfaces(allSurfaces, 'system'), {
+        kind: 'actor',
+        actor_id: 'a',
+      });
+      const { envelope } = await call(client, 'whoami');
+      assert.deepEqual((envelope.result as { memberships: unknown }).memberships, [
+        { project_id: 'beta', roles: { governance: 'PM' } },
+      ]);
+      await client.close();
+    }));
+
   it('server_info reports the surfaces served and the log head', () =>
     withApp(async (app) => {
       const client = await connect(app, resolveSurfaces(allSurfaces, 'system'));

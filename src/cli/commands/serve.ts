@@ -78,6 +78,7 @@ export const serveCommand = (): Command =>
           const listening = await serveOverHttp({
             app,
             selection,
+            mounted: registry().surfaces,
             log,
             host: flags.host,
             port: flags.port,
@@ -94,6 +95,7 @@ export const serveCommand = (): Command =>
               cli: thisCli(),
               dataArgs: dataArgs(app),
               stateful: flags.stateful ?? false,
+              mounted: registry().surfaces.map((s) => s.name),
             }),
           );
           const signal = await stopSignal();

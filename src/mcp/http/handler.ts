@@ -20,8 +20,12 @@ import {
 import { jsonRpcError } from './responses.js';
 import { sessionStore } from './sessions.js';
 
+/** One MCP endpoint: the servers it makes (one per request, or per session when stateful). */
+export type McpEndpoint = { factory: () => McpServer };
+
 export type McpHttpOptions = {
-  factory: () => McpServer;
+  /** the endpoint at a path (`/mcp`, `/mcp/<surface>`), undefined when there is none */
+  endpointAt: (path: string) => McpEndpoint | undefined;
   authenticate: Authenticate;
   /** the 2025 sessionful binding instead of stateless JSON (`--stateful`) */
   stateful: boolean;
@@ -87,16 +91,29 @@ const methodNotAllowed = (): Response =>
  * SDK's modern handler, which is stateless by design.
  */
 export const mcpHttpHandler = (options: McpHttpOptions): McpHttpHandler => {
-  const { factory, log } = options;
-  const sessions = options.stateful ? sessionStore(factory) : undefined;
-  const modern = createMcpHandler(factory, {
-    legacy: 'reject',
-    responseMode: 'auto',
-    maxRequestBodySize: options.maxBodyBytes,
-    onerror: (error) => log.debug({ err: error }, 'mcp request refused'),
+  const { log } = options;
+  const routes = new Map<McpEndpoint, ReturnType<typeof endpointRoute>>();
+  const endpointRoute = (endpoint: McpEndpoint) => ({
+    endpoint,
+    sessions: options.stateful ? sessionStore(endpoint.factory) : undefined,
+    modern: createMcpHandler(endpoint.factory, {
+      legacy: 'reject',
+      responseMode: 'auto',
+      maxRequestBodySize: options.maxBodyBytes,
+      onerror: (error) => log.debug({ err: error }, 'mcp request refused'),
+    }),
   });
+  /** Made on first use: a process serving many surfaces pays only for those called. */
+  const routeOf = (endpoint: McpEndpoint) => {
+    let route = routes.get(endpoint);
+    if (!route) routes.set(endpoint, (route = endpointRoute(endpoint)));
+    return route;
+  };
 
-  const stateless = async ({ request, body, auth }: Call): Promise<Response> => {
+  const stateless = async (
+    factory: () => McpServer,
+    { request, body, auth }: Call,
+  ): Promise<Response> => {
     const server = factory();
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -110,7 +127,10 @@ export const mcpHttpHandler = (options: McpHttpOptions): McpHttpHandler => {
     }
   };
 
-  const post = async (request: Request): Promise<Response> => {
+  const post = async (
+    { endpoint, sessions, modern }: ReturnType<typeof routeOf>,
+    request: Request,
+  ): Promise<Response> => {
     const body = await parseBody(request, options.maxBodyBytes);
     if (body instanceof Response) return body;
     const auth = await authorize(request, body, options.authenticate);
@@ -118,19 +138,25 @@ export const mcpHttpHandler = (options: McpHttpOptions): McpHttpHandler => {
     const call = { request, body, auth };
     if (!(await isLegacyRequest(request, body)))
       return modern.fetch(request, { parsedBody: body, ...(auth ? { authInfo: auth } : {}) });
-    return sessions ? sessions.handle(request, body, auth) : stateless(call);
+    return sessions ? sessions.handle(request, body, auth) : stateless(endpoint.factory, call);
   };
 
   const route = async (request: Request): Promise<Response> => {
-    if (new URL(request.url).pathname !== MCP_PATH)
-      return jsonRpcError(404, -32000, `not found: the MCP endpoint is ${MCP_PATH}`);
+    const endpoint = options.endpointAt(new URL(request.url).pathname);
+    if (!endpoint)
+      return jsonRpcError(
+        404,
+        -32000,
+        `not found: MCP is served at ${MCP_PATH} and ${MCP_PATH}/<surface>`,
+      );
+    const { sessions } = routeOf(endpoint);
     const allowed = options.allowedHosts;
     const refused =
       allowed &&
       (hostHeaderValidationResponse(request, allowed) ??
         originValidationResponse(request, allowed));
     if (refused) return refused;
-    if (request.method === 'POST') return post(request);
+    if (request.method === 'POST') return post(routeOf(endpoint), request);
     if (sessions && (request.method === 'GET' || request.method === 'DELETE'))
       return sessions.handle(request);
     return methodNotAllowed();
@@ -158,8 +184,10 @@ export const mcpHttpHandler = (options: McpHttpOptions): McpHttpHandler => {
     async close() {
       closing = true;
       await drained;
-      await sessions?.close();
-      await modern.close();
+      for (const { sessions, modern } of routes.values()) {
+        await sessions?.close();
+        await modern.close();
+      }
     },
   };
 };
