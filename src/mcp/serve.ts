@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { App } from '../app/app.js';
 import type { Principal } from '../commands/principal.js';
 import { kernelAuthenticate, principalOfAuth, type Authenticate } from './http/auth.js';
-import { MCP_PATH, mcpHttpHandler, type McpEndpoint } from './http/handler.js';
+import { MCP_PATH, mcpHttpHandler, type HttpRoute, type McpEndpoint } from './http/handler.js';
 import { listen, type Listening } from './http/listen.js';
 import { serverFactory } from './server.js';
 import { selectSurfaces, SurfaceError } from './surfaces/select.js';
@@ -60,6 +60,8 @@ export type HttpOptions = Common & {
   maxBodyBytes?: number;
   /** default: the kernel's tokens */
   authenticate?: Authenticate;
+  /** what the port serves besides MCP (handler.ts `routes`) */
+  routes?: readonly HttpRoute[];
 };
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
@@ -121,6 +123,7 @@ export const serveOverHttp = async (options: HttpOptions): Promise<Listening> =>
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const handler = mcpHttpHandler({
     endpointAt: endpoints(options),
+    ...(options.routes ? { routes: options.routes } : {}),
     authenticate: options.authenticate ?? kernelAuthenticate(options.app),
     stateful: options.stateful,
     allowedHosts: allowedHostsFor(options.host, options.allowedHosts),

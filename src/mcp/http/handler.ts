@@ -33,7 +33,16 @@ export type McpHttpOptions = {
   allowedHosts: string[] | undefined;
   maxBodyBytes: number;
   log: Logger;
+  /**
+   * What the same port serves besides MCP (the web view, health, metrics, OAuth metadata):
+   * tried in order for any path that is no MCP endpoint; each answers or passes (undefined).
+   * Host and Origin are checked for them as for MCP.
+   */
+  routes?: readonly HttpRoute[];
 };
+
+/** A handler for paths other than MCP's: a Response, or undefined to pass the request on. */
+export type HttpRoute = (request: Request) => Promise<Response | undefined>;
 
 /** The endpoint, as a web-standard handler (`listen.ts` mounts it on node:http). */
 export type McpHttpHandler = {
@@ -141,21 +150,28 @@ export const mcpHttpHandler = (options: McpHttpOptions): McpHttpHandler => {
     return sessions ? sessions.handle(request, body, auth) : stateless(endpoint.factory, call);
   };
 
+  const other = async (request: Request): Promise<Response> => {
+    for (const handle of options.routes ?? []) {
+      const answered = await handle(request);
+      if (answered) return answered;
+    }
+    return jsonRpcError(
+      404,
+      -32000,
+      `not found: MCP is served at ${MCP_PATH} and ${MCP_PATH}/<surface>`,
+    );
+  };
+
   const route = async (request: Request): Promise<Response> => {
-    const endpoint = options.endpointAt(new URL(request.url).pathname);
-    if (!endpoint)
-      return jsonRpcError(
-        404,
-        -32000,
-        `not found: MCP is served at ${MCP_PATH} and ${MCP_PATH}/<surface>`,
-      );
-    const { sessions } = routeOf(endpoint);
     const allowed = options.allowedHosts;
     const refused =
       allowed &&
       (hostHeaderValidationResponse(request, allowed) ??
         originValidationResponse(request, allowed));
     if (refused) return refused;
+    const endpoint = options.endpointAt(new URL(request.url).pathname);
+    if (!endpoint) return other(request);
+    const { sessions } = routeOf(endpoint);
     if (request.method === 'POST') return post(routeOf(endpoint), request);
     if (sessions && (request.method === 'GET' || request.method === 'DELETE'))
       return sessions.handle(request);
