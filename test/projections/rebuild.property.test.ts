@@ -9,6 +9,7 @@ import { projectStream } from '../../src/commands/project/project-commands.js';
 import { projectDecider } from '../../src/commands/project/project.js';
 import { principalId, type Principal } from '../../src/commands/principal.js';
 import { encode } from '../../src/events/index.js';
+import { governance } from '../../src/app/governance.js';
 
 const projects = fc.constantFrom('p1', 'p2', 'p:3/x');
 const actors = fc.constantFrom('a1', 'a2', 'a3');
@@ -47,6 +48,108 @@ const step = fc.oneof(
   fc.record({ op: fc.constant('revoke' as const), nth: fc.nat(5) }),
 );
 type Step = typeof step extends fc.Arbitrary<infer S> ? S : never;
+
+/** Governance: a project with one member per role, and the work package lifecycle on it. */
+const G = 'gp';
+const members = { po: 'PO', pm: 'PM', im: 'IMPLEMENTER', rv: 'REVIEWER' } as const;
+const member = fc.constantFrom(...(Object.keys(members) as (keyof typeof members)[]));
+const wp = fc.constantFrom('W1', 'W2', 'W/3');
+const governanceStep = fc.oneof(
+  fc.record({ op: fc.constant('issue' as const), wp, by: member }),
+  fc.record({ op: fc.constant('claim' as const), wp, by: member }),
+  fc.record({ op: fc.constant('submit' as const), wp, by: member }),
+  fc.record({ op: fc.constant('request' as const), wp, by: member, reviewer: member }),
+  fc.record({
+    op: fc.constant('review' as const),
+    nth: fc.nat(4),
+    by: member,
+    verdict: fc.constantFrom('APPROVE', 'REQUEST_CHANGES', 'REJECT' as const),
+  }),
+  fc.record({
+    op: fc.constant('gate' as const),
+    wp,
+    by: member,
+    outcome: fc.constantFrom('ACCEPT', 'REJECT', 'REWORK' as const),
+  }),
+  fc.record({
+    op: fc.constant('decide' as const),
+    by: member,
+    wp: fc.option(wp, { nil: undefined }),
+  }),
+  fc.record({ op: fc.constant('escalate' as const), by: member }),
+  fc.record({ op: fc.constant('resolve' as const), nth: fc.nat(3), by: member }),
+  fc.record({
+    op: fc.constant('baseline' as const),
+    wps: fc.subarray(['W1', 'W2', 'W/3']),
+    by: member,
+  }),
+);
+type GovernanceStep = typeof governanceStep extends fc.Arbitrary<infer S> ? S : never;
+
+const setUpGovernance = async (app: App) => {
+  const system = { principal: { kind: 'system' as const }, idempotencyKey: 'setup' };
+  await governance(app).createProject({ project_id: G, name: 'G' }, system);
+  for (const [actor_id, role] of Object.entries(members))
+    await governance(app).registerActor(
+      { project_id: G, actor_id, role },
+      { ...system, idempotencyKey: actor_id },
+    );
+};
+
+const runGovernance = async (
+  app: App,
+  s: GovernanceStep,
+  ids: { reviews: string[]; escalations: string[] },
+  n: number,
+) => {
+  const g = governance(app);
+  const call = { principal: { kind: 'actor' as const, actor_id: s.by }, idempotencyKey: `k${n}` };
+  const at = { project_id: G };
+  switch (s.op) {
+    case 'issue':
+      return g.issueWorkPackage({ ...at, work_package_id: s.wp, title: s.wp }, call);
+    case 'claim':
+      return g.claimWorkPackage({ ...at, work_package_id: s.wp }, call);
+    case 'submit':
+      return g.submitResult({ ...at, work_package_id: s.wp, summary: 'done' }, call);
+    case 'request': {
+      const asked = await g.requestReview(
+        { ...at, work_package_id: s.wp, reviewer_id: s.reviewer },
+        call,
+      );
+      return ids.reviews.push(asked.result.review_id);
+    }
+    case 'review':
+      return g.submitReview(
+        { ...at, review_id: ids.reviews[s.nth] ?? 'rev_none', verdict: s.verdict },
+        call,
+      );
+    case 'gate':
+      return g.closeGate({ ...at, work_package_id: s.wp, outcome: s.outcome }, call);
+    case 'decide':
+      return g.recordDecision(
+        {
+          ...at,
+          kind: 'technical',
+          title: 't',
+          rationale: 'r',
+          ...(s.wp ? { work_package_id: s.wp } : {}),
+        },
+        call,
+      );
+    case 'escalate': {
+      const raised = await g.raiseEscalation({ ...at, subject: 's', details: 'd' }, call);
+      return ids.escalations.push(raised.result.escalation_id);
+    }
+    case 'resolve':
+      return g.resolveEscalation(
+        { ...at, escalation_id: ids.escalations[s.nth] ?? 'esc_none', resolution: 'ok' },
+        call,
+      );
+    case 'baseline':
+      return g.releaseBaseline({ ...at, baseline_id: `B${n}`, work_package_ids: s.wps }, call);
+  }
+};
 
 const ctx = (principal: Principal, key?: string) => ({
   principal,
@@ -101,7 +204,38 @@ const dump = async (app: App): Promise<[string, string][]> =>
     encode(v).toString('hex'),
   ]);
 
+const refusalsAllowed = (error: unknown) => {
+  if (!isDomainError(error)) throw error; // refusals are part of the game
+};
+
 describe('read models are a pure function of the log', () => {
+  it('every registered read model is rebuilt, and equals the one kept live', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(step, { maxLength: 20 }),
+        fc.array(governanceStep, { minLength: 1, maxLength: 40 }),
+        async (projectSteps, governanceSteps) => {
+          const app = await openIntentlog({ store: 'memory' });
+          try {
+            const tokens: string[] = [];
+            for (const s of projectSteps) await run(app, s, tokens).catch(refusalsAllowed);
+            await setUpGovernance(app);
+            const ids = { reviews: [], escalations: [] };
+            for (const [n, s] of governanceSteps.entries())
+              await runGovernance(app, s, ids, n).catch(refusalsAllowed);
+            await app.waitFor(await app.log.head());
+            const live = await dump(app);
+            await app.projections.rebuild(app.projectors.map((p) => p.name));
+            assert.deepEqual(await dump(app), live);
+          } finally {
+            await app.close();
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
   it('a rebuilt model store equals the one kept live, byte for byte', async () => {
     await fc.assert(
       fc.asyncProperty(
