@@ -108,7 +108,7 @@ test('a follower process goes through the writer, then takes over from it', asyn
           assert.equal(error.current, '5');
           return true;
         });
-        const idempotency = { scope: 'key-1', fingerprint: 'f1', response: { value: { ok: 1 } } };
+        const idempotency = { scope: 'key-1', fingerprint: 'f1', response: { ok: 1 } };
         await log.appendToStream('note:p1:idem', [note('once')], { idempotency });
         const replay = log.appendToStream('note:p1:idem', [note('twice')], { idempotency });
         await assert.rejects(replay, (error: unknown) => {

@@ -7,7 +7,8 @@ import { Subject } from 'rxjs';
 import type { Catalog } from '../catalog/catalog.js';
 import type { LogEvent } from '../envelope.js';
 import { toReadEvent, type LogReadEvent } from '../record-view.js';
-import type { LogAppendOptions } from '../event-log.js';
+import { appendOneStream, assertDistinctStreams } from '../event-log.js';
+import { openIdempotency, type StoredIdempotency } from '../idempotency-store.js';
 import type { TransferableLog } from '../record-import.js';
 import { aggregateStreamOver, readRange, streamReadResult } from '../stream-read.js';
 import { Keys } from './keys.js';
@@ -27,12 +28,15 @@ export const levelEventLog = async (db: LevelDb, catalog: Catalog): Promise<Tran
   const reader = levelReader(db, catalog);
   const live = new Subject<LogEvent>();
   const cache = streamCache();
+  const opened = async (stored: StoredIdempotency) =>
+    openIdempotency(stored, await reader.keysOf(stored.subjects ?? []));
   const committer = await groupCommitter({
     db,
     catalog,
     reader,
     live,
     onCommit: cache.committed,
+    openIdempotency: opened,
   });
 
   /** The whole stream, read and cached if nothing landed meanwhile. */
@@ -70,14 +74,21 @@ export const levelEventLog = async (db: LevelDb, catalog: Catalog): Promise<Tran
     readStream,
     aggregateStream: aggregateStreamOver(readStream),
     appendToStream: (name, events, options) =>
-      committer.append(name, events, (options ?? {}) as LogAppendOptions<Event>),
+      appendOneStream(committer.append, name, events, options),
+    appendToStreams: async (appends, options) => {
+      assertDistinctStreams(appends);
+      return committer.append(appends, options ?? {});
+    },
     streamExists: async (name) => (await committer.streamVersion(name)) > 0,
     readAll: ({ after, limit }) => reader.readAll(after, limit),
     readProject: (projectId, { after, limit }) => reader.readProject(projectId, after, limit),
     readRaw: ({ after, limit }) => reader.readRaw(after, limit),
     head: async () => committer.head(),
     live: () => live.asObservable(),
-    getIdempotency: (scope) => committer.idempotency(scope),
+    getIdempotency: async (scope) => {
+      const stored = await committer.idempotency(scope);
+      return stored && opened(stored);
+    },
     async shred(subject) {
       const key = Keys.key(subject);
       await committer.exclusive(async () => {

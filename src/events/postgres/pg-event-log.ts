@@ -5,7 +5,8 @@ import {
 } from '@event-driven-io/emmett';
 import pg from 'pg';
 import type { Catalog } from '../catalog/catalog.js';
-import type { LogAppendOptions } from '../event-log.js';
+import { appendOneStream, assertDistinctStreams } from '../event-log.js';
+import { openIdempotency, type StoredIdempotency } from '../idempotency-store.js';
 import type { TransferableLog } from '../record-import.js';
 import { levelModelStore } from '../level/level-model-store.js';
 import { openMemoryLevel } from '../level/level-db.js';
@@ -61,7 +62,18 @@ export const openPostgresEventLog = async (
     readAll: reader.readAll,
   });
   live.startAfter(await reader.head());
-  const committer = pgGroupCommitter({ pool, schema, channel, catalog, committed: live.committed });
+  const opened = async (stored: StoredIdempotency) => {
+    const keys = await pgContentKeys(pool, `"${schema}"`, stored.subjects ?? []);
+    return openIdempotency(stored, (subject) => keys.get(subject));
+  };
+  const committer = pgGroupCommitter({
+    pool,
+    schema,
+    channel,
+    catalog,
+    committed: live.committed,
+    openIdempotency: opened,
+  });
   const models = await openMemoryLevel();
 
   const readStream = async <E extends Event, P extends Event = E>(
@@ -78,14 +90,21 @@ export const openPostgresEventLog = async (
     readStream,
     aggregateStream: aggregateStreamOver(readStream),
     appendToStream: (name, events, options) =>
-      committer.append(name, events, (options ?? {}) as LogAppendOptions<Event>),
+      appendOneStream(committer.append, name, events, options),
+    appendToStreams: async (appends, options) => {
+      assertDistinctStreams(appends);
+      return committer.append(appends, options ?? {});
+    },
     streamExists: (name) => reader.streamExists(name),
     readAll: ({ after, limit }) => reader.readAll(after, limit),
     readProject: (projectId, { after, limit }) => reader.readProject(projectId, after, limit),
     readRaw: ({ after, limit }) => reader.readRaw(after, limit),
     head: () => reader.head(),
     live: () => live.observable(),
-    getIdempotency: (scope) => reader.idempotency(scope),
+    getIdempotency: async (scope) => {
+      const stored = await reader.idempotency(scope);
+      return stored && opened(stored);
+    },
     shred: (subject) => shredSubject(pool, schema, subject),
     contentKeys: (subjects) => pgContentKeys(pool, `"${schema}"`, subjects),
     importRecords: (records, keys) => pgImport(pool, `"${schema}"`, channel, records, keys),

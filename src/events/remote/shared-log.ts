@@ -61,6 +61,14 @@ export const sharedEventLog = async <Ops extends WriterOps>(
         return { streamName, events: sent, options: wire };
       });
     },
+    appendToStreams: (appends, options = {}) => {
+      // as appendToStream: a follower's append carries an id, so a retry is not doubled
+      let appendId = options.appendId;
+      return run('log.appendToStreams', (role) => {
+        if (role === 'follower') appendId ??= newId('append');
+        return { appends, options: { ...options, appendId } };
+      });
+    },
     streamExists: (streamName) => run('log.streamExists', { streamName }),
     readAll: (page) => run('log.readAll', page),
     readProject: (projectId, page) => run('log.readProject', { projectId, page }),
