@@ -24,6 +24,12 @@ export type PgEventLogOptions = {
   pollMs?: number;
   /** connections this instance may hold for reads and appends (default 10) */
   poolSize?: number;
+  /** errors the live tail survives (failed reads, a lost listener); default: one line on stderr */
+  onError?: (error: unknown) => void;
+};
+
+const logToStderr = (error: unknown): void => {
+  process.stderr.write(`intentlog: postgres live tail: ${String(error)}\n`);
 };
 
 /** Far above an append transaction's few milliseconds between statements. */
@@ -60,6 +66,7 @@ export const openPostgresEventLog = async (
     channel,
     pollMs: options.pollMs ?? 1000,
     readAll: reader.readAll,
+    onError: options.onError ?? logToStderr,
   });
   live.startAfter(await reader.head());
   const opened = async (stored: StoredIdempotency) => {
