@@ -1,5 +1,6 @@
 import {
   assertExpectedVersionMatchesCurrent,
+  type AggregateStreamOptions,
   type Event,
   type ReadStreamOptions,
 } from '@event-driven-io/emmett';
@@ -7,7 +8,8 @@ import { Subject } from 'rxjs';
 import type { Catalog } from '../catalog/catalog.js';
 import type { LogEvent } from '../envelope.js';
 import { toReadEvent, type LogReadEvent } from '../record-view.js';
-import { appendOneStream, assertDistinctStreams } from '../event-log.js';
+import { appendOneStream, assertDistinctStreams, type LogReadEventMetadata } from '../event-log.js';
+import { foldCache } from '../fold-cache.js';
 import { openIdempotency, type StoredIdempotency } from '../idempotency-store.js';
 import type { TransferableLog } from '../record-import.js';
 import { aggregateStreamOver, readRange, streamReadResult } from '../stream-read.js';
@@ -28,6 +30,7 @@ export const levelEventLog = async (db: LevelDb, catalog: Catalog): Promise<Tran
   const reader = levelReader(db, catalog);
   const live = new Subject<LogEvent>();
   const cache = streamCache();
+  const folds = foldCache();
   const opened = async (stored: StoredIdempotency) =>
     openIdempotency(stored, await reader.keysOf(stored.subjects ?? []));
   const committer = await groupCommitter({
@@ -70,9 +73,40 @@ export const levelEventLog = async (db: LevelDb, catalog: Catalog): Promise<Tran
     return streamReadResult(read, current, options);
   };
 
+  const aggregateAll = aggregateStreamOver(readStream);
+
+  /** The events of a stream after `after`, up to `version`: from the cache, else from disk. */
+  const eventsSince = async (name: string, version: number, after: number) =>
+    cache.since(name, version, after) ??
+    (await reader.readStream(name, after + 1, version)).map(toReadEvent);
+
+  /**
+   * A whole-stream fold (a command's load) starts from the state this fold last reached
+   * (fold-cache.ts) and folds only what was appended since. Reads with options (a range, an
+   * expected version, a schema) fold the events read, as Emmett does.
+   */
+  const aggregateStream = async <State, E extends Event, P extends Event = E>(
+    name: string,
+    options: AggregateStreamOptions<State, E, LogReadEventMetadata, P>,
+  ) => {
+    if (options.read) return aggregateAll(name, options);
+    const generation = cache.generation();
+    const current = committer.knownStreamVersion(name) ?? (await committer.streamVersion(name));
+    const evolve = options.evolve as (state: State, event: unknown) => State;
+    const hit = folds.get(evolve, name);
+    const from =
+      hit && hit.version <= current ? hit : { state: options.initialState(), version: 0 };
+    const state =
+      from.version === current
+        ? (from.state as State)
+        : (await eventsSince(name, current, from.version)).reduce(evolve, from.state as State);
+    if (generation === cache.generation()) folds.set(evolve, name, { state, version: current });
+    return { currentStreamVersion: BigInt(current), state, streamExists: current > 0 };
+  };
+
   const log: TransferableLog = {
     readStream,
-    aggregateStream: aggregateStreamOver(readStream),
+    aggregateStream,
     appendToStream: (name, events, options) =>
       appendOneStream(committer.append, name, events, options),
     appendToStreams: async (appends, options) => {
@@ -95,6 +129,7 @@ export const levelEventLog = async (db: LevelDb, catalog: Catalog): Promise<Tran
         await db.batch().del(key).write({ sync: true });
         reader.forgetKey(subject);
         cache.clear();
+        folds.clear();
       });
       await compact(db, key, Buffer.concat([key, Buffer.of(0)]));
     },
@@ -106,6 +141,7 @@ export const levelEventLog = async (db: LevelDb, catalog: Catalog): Promise<Tran
         committer.imported(imported.head);
         for (const [subject, key] of imported.keys) reader.rememberKey(subject, key);
         cache.clear();
+        folds.clear();
       }),
     models: levelModelStore(db),
     async close() {
