@@ -6,6 +6,7 @@ import { liveTests } from './suites/live-catalog-models.js';
 import { multiStreamTests } from './suites/multi-stream.js';
 import { orderingTests } from './suites/ordering.js';
 import { restartTests } from './suites/restart.js';
+import { sealedModelTests } from './suites/sealed-models.js';
 import { versionTests } from './suites/versions.js';
 
 export type { OpenStore } from './harness.js';
@@ -23,6 +24,7 @@ export const eventLogConformance = (name: string, open: OpenStore): void => {
     multiStreamTests(open);
     chainAndSealingTests(open);
     liveTests(open);
+    sealedModelTests(open);
     restartTests(open);
   });
 };

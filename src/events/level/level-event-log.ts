@@ -143,7 +143,7 @@ export const levelEventLog = async (db: LevelDb, catalog: Catalog): Promise<Tran
         cache.clear();
         folds.clear();
       }),
-    models: levelModelStore(db),
+    models: levelModelStore(db, reader.keysOf),
     async close() {
       await committer.drain();
       live.complete();

@@ -115,7 +115,11 @@ export const openPostgresEventLog = async (
     shred: (subject) => shredSubject(pool, schema, subject),
     contentKeys: (subjects) => pgContentKeys(pool, `"${schema}"`, subjects),
     importRecords: (records, keys) => pgImport(pool, `"${schema}"`, channel, records, keys),
-    models: levelModelStore(models),
+    // read models live in this instance's memory; the content keys of sealed values in PostgreSQL
+    models: levelModelStore(models, async (subjects) => {
+      const keys = await pgContentKeys(pool, `"${schema}"`, [...new Set(subjects)]);
+      return (subject) => keys.get(subject);
+    }),
     async close() {
       await committer.drain();
       await live.close();
