@@ -1,7 +1,8 @@
-import type { Event, ExpectedStreamVersion } from '@event-driven-io/emmett';
+import type { AggregateStreamOptions, Event, ExpectedStreamVersion } from '@event-driven-io/emmett';
 import type {
   EventLog,
   LogAppendOptions,
+  LogReadEventMetadata,
   MultiAppendOptions,
   ReadPage,
   StreamAppend,
@@ -33,6 +34,15 @@ export const logOps = {
     log: EventLog,
     a: { appends: readonly StreamAppend[]; options: MultiAppendOptions },
   ) => log.appendToStreams(a.appends, a.options),
+  // Only ever run in the writer's own process (shared-log.ts): a fold's functions cannot cross
+  // the socket, so a follower folds what it reads itself.
+  'log.aggregateStream': (
+    log: EventLog,
+    a: {
+      streamName: string;
+      options: AggregateStreamOptions<unknown, Event, LogReadEventMetadata>;
+    },
+  ) => log.aggregateStream(a.streamName, a.options),
   'log.readStream': (log: EventLog, a: { streamName: string; options: WireReadOptions }) =>
     log.readStream(a.streamName, a.options),
   'log.streamExists': (log: EventLog, a: { streamName: string }) => log.streamExists(a.streamName),

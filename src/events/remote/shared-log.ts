@@ -45,9 +45,23 @@ export const sharedEventLog = async <Ops extends WriterOps>(
     clear: (prefix) => run('models.clear', { prefix }),
   };
 
+  const foldRead = aggregateStreamOver(readStream);
+  /**
+   * In the writer's own process a whole-stream fold runs in the log itself, where it starts
+   * from the state the fold last reached (fold-cache.ts); a follower folds what it reads.
+   */
+  const aggregateStream: SharedEventLog['aggregateStream'] = async (name, options) => {
+    if (keeper.role() !== 'writer' || options.read) return foldRead(name, options);
+    const folded = await run('log.aggregateStream', {
+      streamName: name,
+      options: options as never,
+    });
+    return folded as never;
+  };
+
   return {
     readStream,
-    aggregateStream: aggregateStreamOver(readStream),
+    aggregateStream,
     appendToStream: (streamName, events, options) => {
       const { schema, expectedStreamVersion, meta, idempotency } = options ?? {};
       const downcast = schema?.versioning?.downcast as ((e: Event) => Event) | undefined;
