@@ -10,6 +10,7 @@ import {
   type Rate,
 } from './appends.js';
 import { inChild, resultsFile } from './child.js';
+import { commandFigures, commandsReport, COMMANDS_HEADING } from './commands.js';
 import type { BuildArgs, BuildResult } from './logs.js';
 import { report, type Results } from './report.js';
 import { median, percentile, perSecond } from './stats.js';
@@ -17,9 +18,13 @@ import { PAYLOAD_BYTES } from './workload.js';
 
 /**
  * `npm run bench [-- --quick]`: every measurement of bench/README.md in one run, printed and
- * written to bench/RESULTS.md with the command that produced it.
+ * written to bench/RESULTS.md with the command that produced it. `-- --only commands` runs just
+ * the multi-stream and long-stream commands and replaces their section of RESULTS.md.
  */
 const quick = process.argv.includes('--quick');
+const only = process.argv.includes('--only')
+  ? process.argv[process.argv.indexOf('--only') + 1]
+  : undefined;
 const size = quick
   ? {
       perWriter1: 400,
@@ -183,6 +188,34 @@ const writeResults = async (text: string): Promise<void> => {
   await writeFile(file, at < 0 ? text : `${text.trimEnd()}\n\n${previous.slice(at)}`);
 };
 
+/** Replaces (or inserts before "## PostgreSQL") the commands section of RESULTS.md. */
+const writeCommandsSection = async (section: string): Promise<void> => {
+  const previous = await readFile(resultsFile, 'utf8').catch(() => '');
+  const start = previous.indexOf(COMMANDS_HEADING);
+  const rest = (from: number) => {
+    const next = previous.slice(from + 1).search(/^## /m);
+    return next < 0 ? '' : previous.slice(from + 1 + next);
+  };
+  const text =
+    start >= 0
+      ? `${previous.slice(0, start)}${section}\n${rest(start)}`
+      : (() => {
+          const at = previous.search(/^## PostgreSQL$/m);
+          return at < 0
+            ? `${previous.trimEnd()}\n\n${section}`
+            : `${previous.slice(0, at)}${section}\n${previous.slice(at)}`;
+        })();
+  await writeFile(resultsFile, text);
+};
+
+const onlyCommands = async (): Promise<void> => {
+  const figures = await commandFigures(quick, note);
+  const command = `npm run bench -- --only commands${quick ? ' --quick' : ''}`;
+  const section = commandsReport(figures, command, true);
+  process.stdout.write(section);
+  if (!quick) await writeCommandsSection(section);
+};
+
 const main = async (): Promise<void> => {
   const root = await mkdtemp(join(tmpdir(), 'intentlog-bench-logs-'));
   try {
@@ -201,6 +234,7 @@ const main = async (): Promise<void> => {
       `command latency, logs of ${size.small} and ${size.large} events, alternating`,
       () => latencies([small, large], 'command', LATENCY_STREAMS),
     );
+    const commands = await commandFigures(quick, note);
     const results: Results = {
       quick,
       command: `npm run bench${quick ? ' -- --quick' : ''}`,
@@ -214,7 +248,7 @@ const main = async (): Promise<void> => {
       minutes: (Date.now() - started) / 60_000,
       load: [loadAtStart, loadavg()[0]!],
     };
-    const text = report(results);
+    const text = `${report(results).trimEnd()}\n\n${commandsReport(commands, results.command, false)}`;
     process.stdout.write(text);
     if (!quick) await writeResults(text);
     else note('--quick: bench/RESULTS.md left as it is (it records the full run)');
@@ -223,4 +257,6 @@ const main = async (): Promise<void> => {
   }
 };
 
-await main();
+if (only === 'commands') await onlyCommands();
+else if (only) throw new Error(`--only knows "commands", not "${only}"`);
+else await main();

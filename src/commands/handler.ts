@@ -1,6 +1,5 @@
 import {
-  CommandHandler,
-  type CommandHandlerRetryOptions,
+  asyncRetry,
   isExpectedVersionConflictError,
   type Command,
   type Decider,
@@ -10,12 +9,22 @@ import {
   IdempotencyReplayError,
   type AppendMeta,
   type EventLog,
+  type IdempotencyClaim,
   type IdempotencyRecord,
 } from '../events/index.js';
-import { conflict } from './errors.js';
+import { DomainError, type ErrorCode } from './errors.js';
 import { fingerprint, idempotencyScope, type IdempotencyKey } from './idempotency.js';
 
-export type Idempotency = IdempotencyKey & { operation: string; args: Record<string, unknown> };
+/**
+ * Idempotency of one command: the key (scoped to project and caller), what "same input" means
+ * (operation and arguments), and the contract's code for a key reused with other input.
+ */
+export type Idempotency = IdempotencyKey & {
+  operation: string;
+  args: Record<string, unknown>;
+  /** the DomainError code for "same key, other input" (default `conflict`) */
+  reusedCode?: string;
+};
 
 export type CommandRun<State, C extends Command, E extends Event, R> = {
   decider: Decider<State, C, E>;
@@ -29,6 +38,26 @@ export type CommandRun<State, C extends Command, E extends Event, R> = {
   respond: (state: State, events: E[]) => R;
 };
 
+/** One stream of a multi-stream command: its name and how its state folds. */
+export type CommandStream<S, E> = {
+  name: string;
+  evolve(state: S, event: E): S;
+  initialState(): S;
+};
+
+/** A stream as the decision saw it: its folded state and the version it was loaded at. */
+export type LoadedStream<S> = { state: S; version: number };
+
+export type MultiStreamRun<S, E extends Event, R> = {
+  streams: readonly CommandStream<S, E>[];
+  /** pure: the events for each stream, in the order of `streams` ([] for none) */
+  decide(loaded: readonly LoadedStream<S>[]): readonly (readonly E[])[];
+  meta: AppendMeta;
+  idempotency?: Idempotency;
+  /** the caller's answer, from each stream's state after the command and its events */
+  respond(states: readonly S[], events: readonly (readonly E[])[]): R;
+};
+
 export type CommandOutcome<R> = {
   result: R;
   /** global position the command reached; queries wait for it (read-your-writes) */
@@ -38,9 +67,8 @@ export type CommandOutcome<R> = {
 };
 
 // Version conflicts are retried with jitter: under contention (8 claimants of one package) each
-// retry re-decides on the new state, so losers get the domain's answer, not a 412.
+// retry reloads and re-decides on the new state, so losers get the domain's answer, not a 412.
 // Only a version conflict is retried: a domain error is the answer and must not wait out 20 retries.
-const FIRST_ATTEMPT = { retries: 0 };
 const retry = {
   retries: 20,
   minTimeout: 2,
@@ -50,65 +78,139 @@ const retry = {
   shouldRetryError: isExpectedVersionConflictError,
 };
 
-const replay = <R>(record: IdempotencyRecord, print: string): CommandOutcome<R> => {
-  if (record.fingerprint !== print)
-    throw conflict('idempotency key reused with different input', { reason: 'key_reused' });
+/** What one attempt needs; the meta may depend on what was loaded (the caller's role). */
+type Plan<S, E extends Event, R> = Omit<MultiStreamRun<S, E, R>, 'meta' | 'idempotency'> & {
+  meta: (loaded: readonly LoadedStream<S>[]) => AppendMeta;
+};
+
+type Claim = { scope: string; print: string; reusedCode: string };
+
+const claimOf = (idempotency: Idempotency | undefined): Claim | undefined =>
+  idempotency && {
+    scope: idempotencyScope(idempotency),
+    print: fingerprint(idempotency.operation, idempotency.args),
+    reusedCode: idempotency.reusedCode ?? 'conflict',
+  };
+
+/**
+ * A stored answer for the key: the same input replays it; other input is the contract's
+ * "reused" error. A response whose content was shredded since (its append sealed content) is
+ * gone: the replay answers `not_found` with reason `content_shredded` (docs/decisions.md).
+ */
+const replay = <R>(record: IdempotencyRecord, claim: Claim): CommandOutcome<R> => {
+  if (record.fingerprint !== claim.print)
+    throw new DomainError(
+      claim.reusedCode as ErrorCode,
+      'idempotency key reused with different input',
+      { reason: 'key_reused' },
+    );
+  if (record.shredded)
+    throw new DomainError('not_found', 'the answer to this request held content since deleted', {
+      reason: 'content_shredded',
+      position: record.position,
+    });
   return { result: record.response as R, position: record.position, replayed: true };
 };
 
-/**
- * The one write path: load the aggregate's stream, decide, append with the expected version,
- * and store the idempotency record with the events in the same atomic append.
- */
-export const runCommand = async <State, C extends Command, E extends Event, R>(
+const load = async <S, E extends Event>(
   log: EventLog,
-  run: CommandRun<State, C, E, R>,
+  stream: CommandStream<S, E>,
+): Promise<LoadedStream<S>> => {
+  const { state, currentStreamVersion } = await log.aggregateStream<S, E>(stream.name, {
+    evolve: stream.evolve,
+    initialState: stream.initialState,
+  });
+  return { state, version: Number(currentStreamVersion) };
+};
+
+/**
+ * One attempt: load every stream, decide (pure), answer from the evolved states, and append
+ * every stream at the version it was loaded at, with the answer as the idempotency response, in
+ * one atomic append. A command that emits nothing still records its key (when it has one), so a
+ * reuse of the key with other input is caught.
+ */
+const attempt = async <S, E extends Event, R>(
+  log: EventLog,
+  plan: Plan<S, E, R>,
+  claim: Claim | undefined,
 ): Promise<CommandOutcome<R>> => {
-  const { decider, idempotency } = run;
-  const scope = idempotency && idempotencyScope(idempotency);
-  const print = idempotency && fingerprint(idempotency.operation, idempotency.args);
-  if (scope && print) {
-    const prior = await log.getIdempotency(scope);
-    if (prior) return replay(prior, print);
+  const loaded = await Promise.all(plan.streams.map((s) => load(log, s)));
+  const decided = plan.decide(loaded);
+  if (decided.length !== plan.streams.length)
+    throw new TypeError(`decide answered ${decided.length} streams for ${plan.streams.length}`);
+  const states = loaded.map((l, i) => decided[i]!.reduce(plan.streams[i]!.evolve, l.state));
+  const result = plan.respond(states, decided);
+  if (!claim && decided.every((events) => events.length === 0))
+    return { result, position: 0, replayed: false };
+  const idempotency: IdempotencyClaim | undefined = claim && {
+    scope: claim.scope,
+    fingerprint: claim.print,
+    response: result,
+  };
+  const appended = await log.appendToStreams(
+    plan.streams.map((s, i) => ({
+      streamName: s.name,
+      events: decided[i]!,
+      expectedStreamVersion: BigInt(loaded[i]!.version),
+    })),
+    { meta: plan.meta(loaded), idempotency },
+  );
+  return { result, position: Number(appended.lastEventGlobalPosition), replayed: false };
+};
+
+/** The one command path: a stored answer first, then attempts, retried on version conflicts. */
+const execute = async <S, E extends Event, R>(
+  log: EventLog,
+  plan: Plan<S, E, R>,
+  idempotency: Idempotency | undefined,
+): Promise<CommandOutcome<R>> => {
+  const claim = claimOf(idempotency);
+  if (claim) {
+    const prior = await log.getIdempotency(claim.scope);
+    if (prior) return replay(prior, claim);
   }
-  const response: { value?: R } = {};
-  // Emmett hands these options to appendToStream by reference, so what the decider step fills
-  // in (the caller's role, the response) is what gets stored.
-  const meta = { ...run.meta };
-  const handler = (retry: CommandHandlerRetryOptions) =>
-    CommandHandler<State, E>({
-      evolve: decider.evolve,
-      initialState: decider.initialState,
-      retry,
-    })(
-      log,
-      run.stream,
-      (state) => {
-        const decided = decider.decide(run.command, state);
-        const events = Array.isArray(decided) ? decided : [decided];
-        response.value = run.respond(events.reduce(decider.evolve, state), events);
-        if (run.roleIn) meta.actor_role = run.roleIn(state);
-        return events;
-      },
-      {
-        meta,
-        ...(scope && print ? { idempotency: { scope, fingerprint: print, response } } : {}),
-      },
-    );
+  const once = () => attempt(log, plan, claim);
   try {
     // The first attempt goes without a retry schedule (the retry library builds one per call,
     // a tenth of a command's CPU); only a version conflict starts the jittered retries.
-    const outcome = await handler(FIRST_ATTEMPT).catch((error: unknown) => {
-      if (isExpectedVersionConflictError(error)) return handler({ onVersionConflict: retry });
+    return await once().catch((error: unknown) => {
+      if (isExpectedVersionConflictError(error)) return asyncRetry(once, retry);
       throw error;
     });
-    const position =
-      outcome.newEvents.length > 0
-        ? Number((outcome as { lastEventGlobalPosition?: bigint }).lastEventGlobalPosition ?? 0n)
-        : 0;
-    return { result: response.value as R, position, replayed: false };
   } catch (error) {
-    if (error instanceof IdempotencyReplayError && print) return replay(error.record, print);
+    if (error instanceof IdempotencyReplayError && claim) return replay(error.record, claim);
     throw error;
   }
+};
+
+/**
+ * A command over several streams, atomically: each stream is loaded, `decide` sees them all,
+ * and all are appended in one atomic append, each at the version it was loaded at; a race with
+ * another writer reloads and re-decides. A client's own expected versions are the decider's to
+ * check against `loaded[i].version`.
+ */
+export const runMultiStreamCommand = <S, E extends Event, R>(
+  log: EventLog,
+  run: MultiStreamRun<S, E, R>,
+): Promise<CommandOutcome<R>> => execute(log, { ...run, meta: () => run.meta }, run.idempotency);
+
+/** A command on one aggregate's stream: the one-stream case of the same path. */
+export const runCommand = <State, C extends Command, E extends Event, R>(
+  log: EventLog,
+  run: CommandRun<State, C, E, R>,
+): Promise<CommandOutcome<R>> => {
+  const { decider, roleIn } = run;
+  return execute<State, E, R>(
+    log,
+    {
+      streams: [{ name: run.stream, evolve: decider.evolve, initialState: decider.initialState }],
+      decide: ([loaded]) => {
+        const decided = decider.decide(run.command, loaded!.state);
+        return [Array.isArray(decided) ? decided : [decided]];
+      },
+      meta: ([loaded]) => (roleIn ? { ...run.meta, actor_role: roleIn(loaded!.state) } : run.meta),
+      respond: ([state], [events]) => run.respond(state!, events as E[]),
+    },
+    run.idempotency,
+  );
 };

@@ -1,7 +1,7 @@
 import { assertExpectedVersionMatchesCurrent, type Event } from '@event-driven-io/emmett';
 import type { Catalog } from './catalog/catalog.js';
 import type { AppendMeta, StoredRecord } from './envelope.js';
-import type { LogAppendResult } from './event-log.js';
+import type { MultiAppendResult } from './event-log.js';
 import type { ExpectedStreamVersion } from '@event-driven-io/emmett';
 import { chainHash } from './hash-chain.js';
 import { newEventId } from './ids.js';
@@ -24,10 +24,17 @@ export type PlanInput = {
   now?: Date;
 };
 
-export type Plan = { records: StoredRecord[]; streamVersion: number; projectHead: ProjectHead };
+export type Plan = {
+  streamName: string;
+  projectId: string;
+  records: StoredRecord[];
+  streamVersion: number;
+  projectHead: ProjectHead;
+};
 
 /**
- * Turns one append into stored records: checks the expected version, validates each event
+ * Turns one stream's append into stored records: checks the expected version (also when there
+ * are no events: a multi-stream append checks every stream it read), validates each event
  * against the catalog, seals what asks to be sealed and links the project's hash chain. Pure
  * but for ids and the clock, so every store computes the same records the same way.
  */
@@ -39,7 +46,6 @@ export const planAppend = (input: PlanInput): Plan => {
     aggregateId: streamName,
   };
   assertExpectedVersionMatchesCurrent(BigInt(input.streamVersion), input.expected, 0n);
-  if (events.length === 0) throw new TypeError('an append needs at least one event');
   const created_at = (input.now ?? new Date()).toISOString();
   let { cursor, hash } = input.projectHead;
   const records = events.map((event, i): StoredRecord => {
@@ -72,19 +78,31 @@ export const planAppend = (input: PlanInput): Plan => {
     return record;
   });
   return {
+    streamName,
+    projectId: stream.projectId,
     records,
     streamVersion: input.streamVersion + events.length,
     projectHead: { cursor, hash },
   };
 };
 
-/** What the append of a plan answers, in every store. */
-export const appendResult = (plan: Plan): LogAppendResult => {
-  const last = plan.records.at(-1)!;
+/**
+ * What an append of plans answers, in every store: `global` is the log's head before it, the
+ * position answered when no event was appended.
+ */
+export const appendResult = (plans: readonly Plan[], global: number): MultiAppendResult => {
+  let last: StoredRecord | undefined;
+  const streams = plans.map((plan) => {
+    last = plan.records.at(-1) ?? last;
+    return {
+      streamName: plan.streamName,
+      nextExpectedStreamVersion: BigInt(plan.streamVersion),
+      createdNewStream: plan.records[0]?.stream_version === 1,
+    };
+  });
   return {
-    nextExpectedStreamVersion: BigInt(plan.streamVersion),
-    createdNewStream: plan.records[0]!.stream_version === 1,
-    lastEventGlobalPosition: BigInt(last.global_position),
-    lastCursor: last.cursor,
+    lastEventGlobalPosition: BigInt(last?.global_position ?? global),
+    lastCursor: last?.cursor ?? 0,
+    streams,
   };
 };

@@ -2,7 +2,19 @@
  * Key-value storage for read models and their checkpoints. A projector writes its changes and
  * its checkpoint in one `write` so a crash never leaves a model ahead of or behind its position.
  */
-export type ModelOp = { type: 'put'; key: string; value: unknown } | { type: 'del'; key: string };
+export type ModelOp =
+  | {
+      type: 'put';
+      key: string;
+      value: unknown;
+      /**
+       * A subject whose content the value holds: the value is stored encrypted under that
+       * subject's content key and reads back opened, or as absent once the subject is shredded
+       * (or when it has no key: a value is sealed under a key its sealed events created).
+       */
+      seal?: string;
+    }
+  | { type: 'del'; key: string };
 
 export type ModelRange = { prefix: string; limit?: number; reverse?: boolean };
 

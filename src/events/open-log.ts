@@ -36,8 +36,16 @@ export type OpenLogOptions<Ops extends WriterOps = WriterOps> = WriterExtension<
 };
 
 /** PostgreSQL: every instance appends itself (postgres/; loaded only when asked for). */
-const openPostgres = async (url: string, catalog: Catalog): Promise<EventLog> =>
-  (await import('./postgres/index.js')).openPostgresEventLog(url, catalog);
+const openPostgres = async (
+  url: string,
+  catalog: Catalog,
+  onError?: (error: unknown) => void,
+): Promise<EventLog> =>
+  (await import('./postgres/index.js')).openPostgresEventLog(
+    url,
+    catalog,
+    onError ? { onError } : {},
+  );
 
 /** A store every process may write itself: this process is its writer from open to close. */
 const inProcess = <Ops extends WriterOps>(log: EventLog, options: OpenLogOptions<Ops>) =>
@@ -57,7 +65,7 @@ export const openEventLog = async <Ops extends WriterOps = WriterOps>(
   if (options.store === 'memory')
     return inProcess(await levelEventLog(await openMemoryLevel(), options.catalog), options);
   if (isPostgresUrl(options.store))
-    return inProcess(await openPostgres(options.store, options.catalog), options);
+    return inProcess(await openPostgres(options.store, options.catalog, options.onError), options);
   await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
   return sharedEventLog<Ops>(levelElection(options));
 };

@@ -12,7 +12,7 @@ export type KeyLookup = (subject: string) => Uint8Array | undefined;
  * content was created for the subject after an earlier shred: the content was sealed under the
  * destroyed key, so it reads as shredded too. (Tampered ciphertext is the hash chain's to catch.)
  */
-const open = (sealed: SealedContent, key: Uint8Array | undefined) => {
+export const openSealed = (sealed: SealedContent, key: Uint8Array | undefined) => {
   if (!key) return undefined;
   try {
     return unseal(sealed, key);
@@ -32,7 +32,7 @@ export const toLogEvent = (record: StoredRecord, catalog: Catalog, keyOf: KeyLoo
   let data: Record<string, unknown> = {};
   let shredded = false;
   if (sealed) {
-    const opened = open(sealed, keyOf(sealed.subject));
+    const opened = openSealed(sealed, keyOf(sealed.subject));
     if (opened) data = opened;
     else shredded = true;
   } else data = record.data ?? {};

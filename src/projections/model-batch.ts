@@ -22,7 +22,10 @@ export const modelCache = (limit = 50_000) => {
     get: (key: string) => values.get(key),
     set,
     committed: (ops: readonly ModelOp[]) => {
-      for (const op of ops) set(op.key, op.type === 'put' ? op.value : undefined);
+      for (const op of ops)
+        // a sealed value is not kept in the clear: after a shred it must read as gone
+        if (op.type === 'put' && op.seal) values.delete(op.key);
+        else set(op.key, op.type === 'put' ? op.value : undefined);
     },
     clear: () => values.clear(),
   };
@@ -47,8 +50,13 @@ export const modelBatch = (store: ModelStore, cache?: ModelCache) => {
         cache?.set(prefix + key, value);
         return value;
       },
-      put: (key, value) =>
-        void overlay.set(prefix + key, { type: 'put', key: prefix + key, value }),
+      put: (key, value, options) =>
+        void overlay.set(prefix + key, {
+          type: 'put',
+          key: prefix + key,
+          value,
+          ...(options?.seal ? { seal: options.seal } : {}),
+        }),
       del: (key) => void overlay.set(prefix + key, { type: 'del', key: prefix + key }),
     };
   };

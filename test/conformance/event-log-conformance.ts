@@ -3,8 +3,10 @@ import type { OpenStore } from './harness.js';
 import { chainAndSealingTests } from './suites/chain-sealing.js';
 import { idempotencyTests } from './suites/idempotency.js';
 import { liveTests } from './suites/live-catalog-models.js';
+import { multiStreamTests } from './suites/multi-stream.js';
 import { orderingTests } from './suites/ordering.js';
 import { restartTests } from './suites/restart.js';
+import { sealedModelTests } from './suites/sealed-models.js';
 import { versionTests } from './suites/versions.js';
 
 export type { OpenStore } from './harness.js';
@@ -19,8 +21,10 @@ export const eventLogConformance = (name: string, open: OpenStore): void => {
     versionTests(open);
     orderingTests(open);
     idempotencyTests(open);
+    multiStreamTests(open);
     chainAndSealingTests(open);
     liveTests(open);
+    sealedModelTests(open);
     restartTests(open);
   });
 };

@@ -11,8 +11,7 @@ import type { LevelReader } from '../../src/events/level/level-reader.js';
 
 const name = streamName({ aggregateType: 't', projectId: 'p', aggregateId: 'x' });
 const pending = (): Pending => ({
-  streamName: name,
-  events: [{ type: 'thing.done', data: { i: 1 } }],
+  appends: [{ streamName: name, events: [{ type: 'thing.done', data: { i: 1 } }] }],
   options: { appendId: 'append-1' },
   resolve: () => {},
   reject: () => {},

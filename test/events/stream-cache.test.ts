@@ -51,6 +51,49 @@ describe('the writer stream cache', () => {
   });
 });
 
+describe('long streams', () => {
+  it('the stream cache takes a stream of 20,000 events', () => {
+    const cache = streamCache();
+    cache.committed(Array.from({ length: 20_000 }, (_, i) => event('long', i + 1)));
+    assert.equal(cache.get('long', 20_000)?.length, 20_000);
+    assert.deepEqual(versions(cache.since('long', 20_000, 19_998)), [19_999, 20_000]);
+  });
+
+  it('a whole-stream fold folds only the events since its last load, and again after a shred', async () => {
+    const log = await levelEventLog(await openMemoryLevel(), openCatalog);
+    const name = streamName({ aggregateType: 't', projectId: 'p', aggregateId: 'long' });
+    const batch = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => ({ type: 'thing.done', data: { i: from + i } }));
+    for (let i = 0; i < 20; i++) await log.appendToStream(name, batch(i * 1000, 1000));
+    let folded = 0;
+    const fold = {
+      initialState: () => ({ sum: 0, said: '' }),
+      evolve: (s: { sum: number; said: string }, e: { data: Record<string, unknown> }) => {
+        folded++;
+        return { sum: s.sum + Number(e.data.i ?? 0), said: String(e.data.text ?? s.said) };
+      },
+    };
+    const first = await log.aggregateStream(name, fold);
+    assert.equal(folded, 20_000);
+    assert.equal(first.currentStreamVersion, 20_000n);
+    await log.appendToStream(name, [
+      { type: 'thing.said', data: { text: 'SECRET' }, metadata: { seal: 's1' } } as never,
+    ]);
+    await log.appendToStream(name, batch(20_000, 1));
+    const second = await log.aggregateStream(name, fold);
+    assert.equal(folded, 20_002);
+    assert.deepEqual(second.state, { sum: (20_001 * 20_000) / 2, said: 'SECRET' });
+    assert.equal(second.currentStreamVersion, 20_002n);
+    assert.equal((await log.aggregateStream(name, fold)).state, second.state);
+    assert.equal(folded, 20_002);
+    await log.shred('s1');
+    const third = await log.aggregateStream(name, fold);
+    assert.equal(folded, 40_004, 'a shred drops every fold: the stream is folded again');
+    assert.equal(third.state.said, '');
+    await log.close();
+  });
+});
+
 describe('readStream on the embedded log', () => {
   it('answers each read with an array of its own, served from the cache after a commit', async () => {
     const log = await levelEventLog(await openMemoryLevel(), openCatalog);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ExpectedVersionConflictError } from '@event-driven-io/emmett';
+import { isDomainError } from '../../src/commands/errors.js';
 import { CatalogError, IdempotencyReplayError, type LogEvent } from '../../src/events/index.js';
 import { openEventLog, writerSocketPath } from '../../src/events/open-log.js';
 import { notifyChange, spawnFixture, waitUntil, type Child } from '../fixtures/children.js';
@@ -50,6 +51,17 @@ test('a follower process goes through the writer, then takes over from it', asyn
       const value = { big: 2n ** 60n, version: 3n, bytes: Buffer.from([1, 2, 3]), list: [1, 'a'] };
       assert.deepEqual(await log.call('echo', { value }), value);
       await assert.rejects(log.call('fail', {}), { code: 'asked_to_fail' });
+      await assert.rejects(log.call('failDomain', {}), (error: unknown) => {
+        assert.ok(isDomainError(error), `not a DomainError: ${String(error)}`);
+        assert.equal(error.name, 'DomainError');
+        assert.equal(error.code, 'invalid_state');
+        assert.equal(error.message, 'the lease has expired');
+        assert.deepEqual(error.details, {
+          reason: 'lease_expired',
+          task: { id: 't1', attempts: [1, 2] },
+        });
+        return true;
+      });
     });
 
     await t.test("it sees the writer's live events and its own", async () => {
@@ -108,7 +120,7 @@ test('a follower process goes through the writer, then takes over from it', asyn
           assert.equal(error.current, '5');
           return true;
         });
-        const idempotency = { scope: 'key-1', fingerprint: 'f1', response: { value: { ok: 1 } } };
+        const idempotency = { scope: 'key-1', fingerprint: 'f1', response: { ok: 1 } };
         await log.appendToStream('note:p1:idem', [note('once')], { idempotency });
         const replay = log.appendToStream('note:p1:idem', [note('twice')], { idempotency });
         await assert.rejects(replay, (error: unknown) => {

@@ -95,7 +95,7 @@ const idempotent = async (scope: string) => {
       s('shared', `idem-${plan.worker}`),
       [{ type: 'idem.done', data: { scope, by: plan.worker } }],
       {
-        idempotency: { scope, fingerprint: 'fp', response: { value: { by: plan.worker } } },
+        idempotency: { scope, fingerprint: 'fp', response: { by: plan.worker } },
       },
     );
     return { scope, committed: true };

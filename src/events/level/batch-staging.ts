@@ -1,34 +1,29 @@
 // Staging for group commit (group-commit.ts): what a batch's appends need, read in one round
 // trip, and each append checked, planned and put into the batch.
-import type { Event } from '@event-driven-io/emmett';
-import {
-  appendResult,
-  planAppend,
-  type Plan,
-  type PlanInput,
-  type ProjectHead,
-} from '../append-plan.js';
+import { appendResult, planAppend, type Plan, type ProjectHead } from '../append-plan.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { decode, encode } from '../codec.js';
 import type { StoredRecord } from '../envelope.js';
 import {
-  idempotencyRecord,
+  storedAppendResult,
   SYSTEM_META,
-  type IdempotencyRecord,
-  type LogAppendOptions,
   type LogAppendResult,
+  type MultiAppendOptions,
+  type MultiAppendResult,
+  type StreamAppend,
 } from '../event-log.js';
+import { storedIdempotency, type StoredIdempotency } from '../idempotency-store.js';
 import { newSubjectKey, sealSubjectOf } from '../sealing.js';
 import { projectOf } from '../stream-name.js';
 import { assertNoNul, be64, Keys } from './keys.js';
 import type { LevelDb } from './level-db.js';
 import type { LevelReader } from './level-reader.js';
 
+/** One append: one stream (appendToStream) or several, atomically (appendToStreams). */
 export type Pending = {
-  streamName: string;
-  events: Event[];
-  options: LogAppendOptions<Event>;
-  resolve: (result: LogAppendResult) => void;
+  appends: readonly StreamAppend[];
+  options: MultiAppendOptions;
+  resolve: (result: MultiAppendResult) => void;
   reject: (error: unknown) => void;
 };
 
@@ -48,8 +43,8 @@ export type Staged = {
   global: number;
   streams: Map<string, number>;
   projects: Map<string, ProjectHead>;
-  idempotency: Map<string, IdempotencyRecord | undefined>;
-  appends: Map<string, LogAppendResult | undefined>;
+  idempotency: Map<string, StoredIdempotency | undefined>;
+  appends: Map<string, MultiAppendResult | undefined>;
   keys: Map<string, Uint8Array | undefined>;
   /** subjects whose content key this batch creates */
   newKeys: Set<string>;
@@ -63,7 +58,7 @@ export type Staged = {
 export type Settled = {
   p: Pending;
   records: StoredRecord[];
-  answer: { result: LogAppendResult } | { replays: IdempotencyRecord };
+  answer: { result: MultiAppendResult } | { replays: StoredIdempotency };
 };
 
 export const newStaged = (base: Staged | undefined, global: number): Staged => ({
@@ -118,51 +113,49 @@ export const prefetch = async (
     else keyed.push({ key: how.key, fill: (b) => own.set(id, how.read(b)) });
   };
   for (const p of group) {
-    const project = projectOf(p.streamName);
-    want(
-      (s) => s.streams,
-      p.streamName,
-      heads.streams,
-      () => ({
-        load: () => reader.streamVersion(p.streamName),
-      }),
-    );
-    want(
-      (s) => s.projects,
-      project,
-      heads.projects,
-      () => ({
-        load: () => reader.projectHead(project),
-      }),
-    );
+    for (const { streamName, events } of p.appends) {
+      const project = projectOf(streamName);
+      want(
+        (s) => s.streams,
+        streamName,
+        heads.streams,
+        () => ({ load: () => reader.streamVersion(streamName) }),
+      );
+      want(
+        (s) => s.projects,
+        project,
+        heads.projects,
+        () => ({ load: () => reader.projectHead(project) }),
+      );
+      for (const e of events) {
+        const subject = sealSubjectOf(e);
+        if (subject)
+          want(
+            (s) => s.keys,
+            subject,
+            undefined,
+            () => ({ key: Keys.key(subject), read: (b) => b }),
+          );
+      }
+    }
     const { appendId, idempotency } = p.options;
     if (appendId)
       want(
         (s) => s.appends,
         appendId,
         undefined,
-        () => storedAt<LogAppendResult>(Keys.append(appendId)),
+        () => ({
+          key: Keys.append(appendId),
+          read: (b) => b && storedAppendResult(decode<MultiAppendResult | LogAppendResult>(b)),
+        }),
       );
     if (idempotency)
       want(
         (s) => s.idempotency,
         idempotency.scope,
         undefined,
-        () => storedAt<IdempotencyRecord>(Keys.idempotency(idempotency.scope)),
+        () => storedAt<StoredIdempotency>(Keys.idempotency(idempotency.scope)),
       );
-    for (const e of p.events) {
-      const subject = sealSubjectOf(e);
-      if (subject)
-        want(
-          (s) => s.keys,
-          subject,
-          undefined,
-          () => ({
-            key: Keys.key(subject),
-            read: (b) => b,
-          }),
-        );
-    }
   }
   const read = async () => {
     if (keyed.length === 0) return;
@@ -191,17 +184,58 @@ const keyFor = (staged: Staged, subject: string): Uint8Array => {
 };
 
 /**
- * Plans one append of the batch. When it fails, the content keys it created are forgotten: they
- * are not in the batch, and a later append of the batch would seal under a key never written.
+ * Plans every stream of one append against the batch, all or nothing: streams of one project
+ * chain one after the other, and when any stream fails (a stale version, an invalid event) the
+ * content keys the append created are forgotten: they are not in the batch, and a later append
+ * of the batch would seal under a key never written.
  */
-const planStaged = (staged: Staged, input: PlanInput): Plan => {
+const planAll = (catalog: Catalog, p: Pending, staged: Staged, now: Date): Plan[] => {
+  const meta = p.options.meta ?? SYSTEM_META;
+  const projects = new Map<string, ProjectHead>();
+  let global = staged.global;
   try {
-    return planAppend(input);
+    return p.appends.map(({ streamName, events, expectedStreamVersion }) => {
+      assertNoNul('stream name', streamName);
+      const projectId = projectOf(streamName);
+      assertNoNul('project id', projectId);
+      const plan = planAppend({
+        streamName,
+        events,
+        meta,
+        expected: expectedStreamVersion,
+        streamVersion: staged.streams.get(streamName)!,
+        projectHead: projects.get(projectId) ?? staged.projects.get(projectId)!,
+        globalPosition: global,
+        catalog,
+        keyFor: (s) => keyFor(staged, s),
+        now,
+      });
+      projects.set(projectId, plan.projectHead);
+      global += plan.records.length;
+      return plan;
+    });
   } catch (error) {
     for (const subject of staged.newKeys) staged.keys.delete(subject);
     staged.newKeys.clear();
     throw error;
   }
+};
+
+const putRecords = (ops: LevelBatch, records: readonly StoredRecord[]): void => {
+  for (const r of records) {
+    const pos = be64(r.global_position);
+    ops.put(Keys.global(r.global_position), encode(r));
+    ops.put(Keys.stream(r.stream_name, r.stream_version), pos);
+    ops.put(Keys.project(r.project_id, r.cursor), pos);
+  }
+};
+
+/** The subjects an append sealed content under: its idempotency response is sealed under them. */
+const sealedSubjects = (plans: readonly Plan[]): string[] => {
+  const subjects = new Set<string>();
+  for (const plan of plans)
+    for (const r of plan.records) if (r.sealed) subjects.add(r.sealed.subject);
+  return [...subjects];
 };
 
 export const stage = (
@@ -216,44 +250,28 @@ export const stage = (
   if (prior) return { answer: { result: prior }, records: [] };
   const recorded = claim && staged.idempotency.get(claim.scope);
   if (recorded) return { answer: { replays: recorded }, records: [] };
-  assertNoNul('stream name', p.streamName);
-  const projectId = projectOf(p.streamName);
-  assertNoNul('project id', projectId);
-  const downcast = p.options.schema?.versioning?.downcast as ((e: Event) => Event) | undefined;
-  const events = downcast ? p.events.map(downcast) : p.events;
-  const plan = planStaged(staged, {
-    streamName: p.streamName,
-    events,
-    meta: p.options.meta ?? SYSTEM_META,
-    expected: p.options.expectedStreamVersion,
-    streamVersion: staged.streams.get(p.streamName)!,
-    projectHead: staged.projects.get(projectId)!,
-    globalPosition: staged.global,
-    catalog,
-    keyFor: (s) => keyFor(staged, s),
-    now,
-  });
-  const last = plan.records.at(-1)!;
-  const result = appendResult(plan);
-  for (const r of plan.records) {
-    const pos = be64(r.global_position);
-    ops.put(Keys.global(r.global_position), encode(r));
-    ops.put(Keys.stream(r.stream_name, r.stream_version), pos);
-    ops.put(Keys.project(r.project_id, r.cursor), pos);
+  const plans = planAll(catalog, p, staged, now);
+  const result = appendResult(plans, staged.global);
+  const records = plans.length === 1 ? plans[0]!.records : plans.flatMap((plan) => plan.records);
+  putRecords(ops, records);
+  if (claim) {
+    const position = Number(result.lastEventGlobalPosition);
+    const stored = storedIdempotency(claim, position, sealedSubjects(plans), (s) =>
+      keyFor(staged, s),
+    );
+    staged.idempotency.set(claim.scope, stored);
+    ops.put(Keys.idempotency(claim.scope), encode(stored));
   }
   for (const s of staged.newKeys) ops.put(Keys.key(s), Buffer.from(staged.keys.get(s)!));
   staged.newKeys.clear();
-  if (claim) {
-    const record = idempotencyRecord(claim, last.global_position);
-    staged.idempotency.set(claim.scope, record);
-    ops.put(Keys.idempotency(claim.scope), encode(record));
-  }
   if (appendId) {
     staged.appends.set(appendId, result);
     ops.put(Keys.append(appendId), encode(result));
   }
-  staged.global = last.global_position;
-  staged.streams.set(p.streamName, plan.streamVersion);
-  staged.projects.set(projectId, plan.projectHead);
-  return { answer: { result }, records: plan.records };
+  for (const plan of plans) {
+    staged.streams.set(plan.streamName, plan.streamVersion);
+    staged.projects.set(plan.projectId, plan.projectHead);
+  }
+  staged.global = Number(result.lastEventGlobalPosition);
+  return { answer: { result }, records };
 };

@@ -1,4 +1,4 @@
-import { isExpectedVersionConflictError, type Event } from '@event-driven-io/emmett';
+import { isExpectedVersionConflictError } from '@event-driven-io/emmett';
 import type { Subject } from 'rxjs';
 import type { Catalog } from '../catalog/catalog.js';
 import { decode } from '../codec.js';
@@ -7,9 +7,11 @@ import { toLogEvent } from '../record-view.js';
 import {
   IdempotencyReplayError,
   type IdempotencyRecord,
-  type LogAppendOptions,
-  type LogAppendResult,
+  type MultiAppendOptions,
+  type MultiAppendResult,
+  type StreamAppend,
 } from '../event-log.js';
+import type { StoredIdempotency } from '../idempotency-store.js';
 import {
   newStaged,
   prefetch,
@@ -61,6 +63,8 @@ export const groupCommitter = async (deps: {
   reader: LevelReader;
   live: Subject<LogEvent>;
   onCommit?: (events: LogEvent[]) => void;
+  /** opens a stored idempotency record (its sealed response) for a caller it replays to */
+  openIdempotency: (stored: StoredIdempotency) => Promise<IdempotencyRecord>;
 }) => {
   const { db, catalog, reader, live } = deps;
   // durable state: what readers are answered from
@@ -161,7 +165,10 @@ export const groupCommitter = async (deps: {
     // Batches settle one at a time and in log order, so callers and live subscribers are told
     // in log order too.
     for (const { p, answer } of settled)
-      if ('replays' in answer) p.reject(new IdempotencyReplayError(answer.replays));
+      if ('replays' in answer)
+        deps
+          .openIdempotency(answer.replays)
+          .then((record) => p.reject(new IdempotencyReplayError(record)), p.reject);
       else p.resolve(answer.result);
     for (const { p, error } of refused) p.reject(error);
     for (const e of events) live.next(e);
@@ -222,9 +229,9 @@ export const groupCommitter = async (deps: {
     new Promise<T>((resolve, reject) => enqueue({ job: () => job().then(resolve, reject) }));
 
   return {
-    append: (streamName: string, events: Event[], options: LogAppendOptions<Event>) =>
-      new Promise<LogAppendResult>((resolve, reject) =>
-        enqueue({ streamName, events, options, resolve, reject }),
+    append: (appends: readonly StreamAppend[], options: MultiAppendOptions) =>
+      new Promise<MultiAppendResult>((resolve, reject) =>
+        enqueue({ appends, options, resolve, reject }),
       ),
     /** The version of a stream's last durable event: the writer's heads are authoritative. */
     streamVersion: async (name: string): Promise<number> => {
@@ -239,7 +246,7 @@ export const groupCommitter = async (deps: {
       return streamHeads.get(name)!;
     },
     knownStreamVersion: (name: string): number | undefined => streamHeads.get(name),
-    idempotency: (scope: string) => stored<IdempotencyRecord>(Keys.idempotency(scope)),
+    idempotency: (scope: string) => stored<StoredIdempotency>(Keys.idempotency(scope)),
     head: () => global,
     /** Records were imported in an exclusive job (level-import.ts): their head, no cached heads. */
     imported: (head: number): void => {

@@ -1,5 +1,6 @@
 import {
   assertExpectedVersionMatchesCurrent,
+  type AggregateStreamOptions,
   type Event,
   type ReadStreamOptions,
 } from '@event-driven-io/emmett';
@@ -7,7 +8,9 @@ import { Subject } from 'rxjs';
 import type { Catalog } from '../catalog/catalog.js';
 import type { LogEvent } from '../envelope.js';
 import { toReadEvent, type LogReadEvent } from '../record-view.js';
-import type { LogAppendOptions } from '../event-log.js';
+import { appendOneStream, assertDistinctStreams, type LogReadEventMetadata } from '../event-log.js';
+import { foldCache } from '../fold-cache.js';
+import { openIdempotency, type StoredIdempotency } from '../idempotency-store.js';
 import type { TransferableLog } from '../record-import.js';
 import { aggregateStreamOver, readRange, streamReadResult } from '../stream-read.js';
 import { Keys } from './keys.js';
@@ -27,12 +30,16 @@ export const levelEventLog = async (db: LevelDb, catalog: Catalog): Promise<Tran
   const reader = levelReader(db, catalog);
   const live = new Subject<LogEvent>();
   const cache = streamCache();
+  const folds = foldCache();
+  const opened = async (stored: StoredIdempotency) =>
+    openIdempotency(stored, await reader.keysOf(stored.subjects ?? []));
   const committer = await groupCommitter({
     db,
     catalog,
     reader,
     live,
     onCommit: cache.committed,
+    openIdempotency: opened,
   });
 
   /** The whole stream, read and cached if nothing landed meanwhile. */
@@ -66,24 +73,63 @@ export const levelEventLog = async (db: LevelDb, catalog: Catalog): Promise<Tran
     return streamReadResult(read, current, options);
   };
 
+  const aggregateAll = aggregateStreamOver(readStream);
+
+  /** The events of a stream after `after`, up to `version`: from the cache, else from disk. */
+  const eventsSince = async (name: string, version: number, after: number) =>
+    cache.since(name, version, after) ??
+    (await reader.readStream(name, after + 1, version)).map(toReadEvent);
+
+  /**
+   * A whole-stream fold (a command's load) starts from the state this fold last reached
+   * (fold-cache.ts) and folds only what was appended since. Reads with options (a range, an
+   * expected version, a schema) fold the events read, as Emmett does.
+   */
+  const aggregateStream = async <State, E extends Event, P extends Event = E>(
+    name: string,
+    options: AggregateStreamOptions<State, E, LogReadEventMetadata, P>,
+  ) => {
+    if (options.read) return aggregateAll(name, options);
+    const generation = cache.generation();
+    const current = committer.knownStreamVersion(name) ?? (await committer.streamVersion(name));
+    const evolve = options.evolve as (state: State, event: unknown) => State;
+    const hit = folds.get(evolve, name);
+    const from =
+      hit && hit.version <= current ? hit : { state: options.initialState(), version: 0 };
+    const state =
+      from.version === current
+        ? (from.state as State)
+        : (await eventsSince(name, current, from.version)).reduce(evolve, from.state as State);
+    if (generation === cache.generation()) folds.set(evolve, name, { state, version: current });
+    return { currentStreamVersion: BigInt(current), state, streamExists: current > 0 };
+  };
+
   const log: TransferableLog = {
     readStream,
-    aggregateStream: aggregateStreamOver(readStream),
+    aggregateStream,
     appendToStream: (name, events, options) =>
-      committer.append(name, events, (options ?? {}) as LogAppendOptions<Event>),
+      appendOneStream(committer.append, name, events, options),
+    appendToStreams: async (appends, options) => {
+      assertDistinctStreams(appends);
+      return committer.append(appends, options ?? {});
+    },
     streamExists: async (name) => (await committer.streamVersion(name)) > 0,
     readAll: ({ after, limit }) => reader.readAll(after, limit),
     readProject: (projectId, { after, limit }) => reader.readProject(projectId, after, limit),
     readRaw: ({ after, limit }) => reader.readRaw(after, limit),
     head: async () => committer.head(),
     live: () => live.asObservable(),
-    getIdempotency: (scope) => committer.idempotency(scope),
+    getIdempotency: async (scope) => {
+      const stored = await committer.idempotency(scope);
+      return stored && opened(stored);
+    },
     async shred(subject) {
       const key = Keys.key(subject);
       await committer.exclusive(async () => {
         await db.batch().del(key).write({ sync: true });
         reader.forgetKey(subject);
         cache.clear();
+        folds.clear();
       });
       await compact(db, key, Buffer.concat([key, Buffer.of(0)]));
     },
@@ -95,8 +141,9 @@ export const levelEventLog = async (db: LevelDb, catalog: Catalog): Promise<Tran
         committer.imported(imported.head);
         for (const [subject, key] of imported.keys) reader.rememberKey(subject, key);
         cache.clear();
+        folds.clear();
       }),
-    models: levelModelStore(db),
+    models: levelModelStore(db, reader.keysOf),
     async close() {
       await committer.drain();
       live.complete();

@@ -2,7 +2,7 @@ import type { ProjectHead } from '../append-plan.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { decode } from '../codec.js';
 import { GENESIS_HASH, type LogEvent, type StoredRecord } from '../envelope.js';
-import { toLogEvent } from '../record-view.js';
+import { toLogEvent, type KeyLookup } from '../record-view.js';
 import { Keys, readBe64 } from './keys.js';
 import type { LevelDb } from './level-db.js';
 
@@ -15,10 +15,9 @@ export const levelReader = (db: LevelDb, catalog: Catalog) => {
   // bumped by forgetKey: a lookup that began before a shred must not cache the destroyed key
   let shreds = 0;
 
-  const loadKeys = async (records: StoredRecord[]): Promise<Map<string, Uint8Array | null>> => {
+  const loadKeys = async (subjects: Iterable<string>): Promise<Map<string, Uint8Array | null>> => {
     const wanted = new Set<string>();
-    for (const r of records)
-      if (r.sealed && !contentKeys.has(r.sealed.subject)) wanted.add(r.sealed.subject);
+    for (const subject of subjects) if (!contentKeys.has(subject)) wanted.add(subject);
     if (wanted.size === 0) return contentKeys;
     const missing = [...wanted];
     const before = shreds;
@@ -28,8 +27,12 @@ export const levelReader = (db: LevelDb, catalog: Catalog) => {
     return into;
   };
 
+  const subjectsOf = function* (records: StoredRecord[]) {
+    for (const r of records) if (r.sealed) yield r.sealed.subject;
+  };
+
   const view = async (records: StoredRecord[]): Promise<LogEvent[]> => {
-    const keys = await loadKeys(records);
+    const keys = await loadKeys(subjectsOf(records));
     return records.map((r) => toLogEvent(r, catalog, (s) => keys.get(s) ?? undefined));
   };
 
@@ -61,6 +64,11 @@ export const levelReader = (db: LevelDb, catalog: Catalog) => {
       contentKeys.set(subject, null);
     },
     view,
+    /** the content keys of these subjects (undefined once shredded), looked up once each */
+    keysOf: async (subjects: Iterable<string>): Promise<KeyLookup> => {
+      const keys = await loadKeys(subjects);
+      return (subject) => keys.get(subject) ?? undefined;
+    },
     readRaw,
     readAll: async (after: number, limit: number) => view(await readRaw(after, limit)),
     readProject: async (projectId: string, after: number, limit: number) =>

@@ -6,7 +6,8 @@ import { toReadEvent, type LogReadEvent } from '../record-view.js';
  * command loads its aggregate's stream on every call; keeping hot streams in memory, converted
  * once, makes that cost independent of disk and of the log's size. Only the writer appends, so
  * it can keep the cache exact: committed events extend a cached stream, anything else drops it.
- * The cache never shares its arrays (it extends them in place); the events in them are shared,
+ * A stream may take the whole budget (a story map of 20,000 events is one hot stream); the least
+ * recently used others make room for it. The cache never shares its arrays (it extends them in place); the events in them are shared,
  * as Emmett's own in-memory store shares its events.
  */
 export const streamCache = (limit = 50_000) => {
@@ -31,7 +32,7 @@ export const streamCache = (limit = 50_000) => {
   /** Caches `events` as the whole stream: the array becomes the cache's own. */
   const adopt = (name: string, events: LogReadEvent[]): void => {
     drop(name);
-    if (events.length === 0 || events.length > limit / 10) return;
+    if (events.length === 0 || events.length > limit) return;
     size += events.length;
     keep(name, events);
   };
@@ -43,6 +44,13 @@ export const streamCache = (limit = 50_000) => {
       if (!events || events.length !== version) return undefined;
       keep(name, events);
       return events.slice();
+    },
+    /** the events after version `after`, if the stream is cached and exactly `version` long */
+    since(name: string, version: number, after: number): LogReadEvent[] | undefined {
+      const events = streams.get(name);
+      if (!events || events.length !== version) return undefined;
+      keep(name, events);
+      return events.slice(after);
     },
     /** a stream read from disk; the caller keeps its array */
     put: (name: string, events: readonly LogReadEvent[]): void => adopt(name, events.slice()),
@@ -56,7 +64,7 @@ export const streamCache = (limit = 50_000) => {
     committed(events: readonly LogEvent[]): void {
       for (const e of events) {
         const cached = streams.get(e.stream_name);
-        if (cached && cached.length === e.stream_version - 1 && cached.length < limit / 10) {
+        if (cached && cached.length === e.stream_version - 1 && cached.length < limit) {
           cached.push(toReadEvent(e));
           size++;
           keep(e.stream_name, cached);

@@ -5,7 +5,8 @@ import {
 } from '@event-driven-io/emmett';
 import pg from 'pg';
 import type { Catalog } from '../catalog/catalog.js';
-import type { LogAppendOptions } from '../event-log.js';
+import { appendOneStream, assertDistinctStreams } from '../event-log.js';
+import { openIdempotency, type StoredIdempotency } from '../idempotency-store.js';
 import type { TransferableLog } from '../record-import.js';
 import { levelModelStore } from '../level/level-model-store.js';
 import { openMemoryLevel } from '../level/level-db.js';
@@ -23,6 +24,12 @@ export type PgEventLogOptions = {
   pollMs?: number;
   /** connections this instance may hold for reads and appends (default 10) */
   poolSize?: number;
+  /** errors the live tail survives (failed reads, a lost listener); default: one line on stderr */
+  onError?: (error: unknown) => void;
+};
+
+const logToStderr = (error: unknown): void => {
+  process.stderr.write(`intentlog: postgres live tail: ${String(error)}\n`);
 };
 
 /** Far above an append transaction's few milliseconds between statements. */
@@ -59,9 +66,21 @@ export const openPostgresEventLog = async (
     channel,
     pollMs: options.pollMs ?? 1000,
     readAll: reader.readAll,
+    onError: options.onError ?? logToStderr,
   });
   live.startAfter(await reader.head());
-  const committer = pgGroupCommitter({ pool, schema, channel, catalog, committed: live.committed });
+  const opened = async (stored: StoredIdempotency) => {
+    const keys = await pgContentKeys(pool, `"${schema}"`, stored.subjects ?? []);
+    return openIdempotency(stored, (subject) => keys.get(subject));
+  };
+  const committer = pgGroupCommitter({
+    pool,
+    schema,
+    channel,
+    catalog,
+    committed: live.committed,
+    openIdempotency: opened,
+  });
   const models = await openMemoryLevel();
 
   const readStream = async <E extends Event, P extends Event = E>(
@@ -78,18 +97,29 @@ export const openPostgresEventLog = async (
     readStream,
     aggregateStream: aggregateStreamOver(readStream),
     appendToStream: (name, events, options) =>
-      committer.append(name, events, (options ?? {}) as LogAppendOptions<Event>),
+      appendOneStream(committer.append, name, events, options),
+    appendToStreams: async (appends, options) => {
+      assertDistinctStreams(appends);
+      return committer.append(appends, options ?? {});
+    },
     streamExists: (name) => reader.streamExists(name),
     readAll: ({ after, limit }) => reader.readAll(after, limit),
     readProject: (projectId, { after, limit }) => reader.readProject(projectId, after, limit),
     readRaw: ({ after, limit }) => reader.readRaw(after, limit),
     head: () => reader.head(),
     live: () => live.observable(),
-    getIdempotency: (scope) => reader.idempotency(scope),
+    getIdempotency: async (scope) => {
+      const stored = await reader.idempotency(scope);
+      return stored && opened(stored);
+    },
     shred: (subject) => shredSubject(pool, schema, subject),
     contentKeys: (subjects) => pgContentKeys(pool, `"${schema}"`, subjects),
     importRecords: (records, keys) => pgImport(pool, `"${schema}"`, channel, records, keys),
-    models: levelModelStore(models),
+    // read models live in this instance's memory; the content keys of sealed values in PostgreSQL
+    models: levelModelStore(models, async (subjects) => {
+      const keys = await pgContentKeys(pool, `"${schema}"`, [...new Set(subjects)]);
+      return (subject) => keys.get(subject);
+    }),
     async close() {
       await committer.drain();
       await live.close();

@@ -1,8 +1,14 @@
-import type { Event } from '@event-driven-io/emmett';
 import type pg from 'pg';
 import type { Catalog } from '../catalog/catalog.js';
 import type { LogEvent } from '../envelope.js';
-import type { LogAppendOptions, LogAppendResult } from '../event-log.js';
+import {
+  IdempotencyReplayError,
+  type IdempotencyRecord,
+  type MultiAppendOptions,
+  type MultiAppendResult,
+  type StreamAppend,
+} from '../event-log.js';
+import { StoredReplay, type StoredIdempotency } from '../idempotency-store.js';
 import { toLogEvent } from '../record-view.js';
 import { loadForGroup, lockHead } from './pg-load.js';
 import {
@@ -16,7 +22,7 @@ import {
 import { writeGroup } from './pg-write.js';
 
 type Pending = PendingAppend & {
-  resolve: (result: LogAppendResult) => void;
+  resolve: (result: MultiAppendResult) => void;
   reject: (error: unknown) => void;
 };
 
@@ -43,6 +49,8 @@ export const pgGroupCommitter = (deps: {
   catalog: Catalog;
   /** committed events of this instance, in position order, after their appends settle */
   committed: (events: LogEvent[]) => void;
+  /** opens a stored idempotency record (its sealed response) for a caller it replays to */
+  openIdempotency: (stored: StoredIdempotency) => Promise<IdempotencyRecord>;
 }) => {
   const { pool, catalog } = deps;
   const s = `"${deps.schema}"`;
@@ -65,8 +73,9 @@ export const pgGroupCommitter = (deps: {
       let planned = stageAll(group, guess);
       if ((await lockHead(client, s)) !== guess.head)
         planned = stageAll(group, await loadForGroup(client, s, group));
-      if (planned.staged.records.length > 0)
-        await writeGroup(client, s, deps.channel, planned.staged);
+      const { staged } = planned;
+      if (staged.records.length + staged.newIdempotency.size + staged.newAppends.size > 0)
+        await writeGroup(client, s, deps.channel, staged);
       await client.query('COMMIT');
       return planned;
     } catch (error) {
@@ -114,6 +123,10 @@ export const pgGroupCommitter = (deps: {
     group.forEach((p, i) => {
       const outcome = outcomes[i]!;
       if (outcome.ok) p.resolve(outcome.result);
+      else if (outcome.error instanceof StoredReplay)
+        deps
+          .openIdempotency(outcome.error.stored)
+          .then((record) => p.reject(new IdempotencyReplayError(record)), p.reject);
       else p.reject(outcome.error);
     });
     if (staged.records.length > 0)
@@ -128,9 +141,9 @@ export const pgGroupCommitter = (deps: {
   };
 
   return {
-    append: (streamName: string, events: Event[], options: LogAppendOptions<Event>) =>
-      new Promise<LogAppendResult>((resolve, reject) => {
-        queue.push({ streamName, events, options, resolve, reject });
+    append: (appends: readonly StreamAppend[], options: MultiAppendOptions) =>
+      new Promise<MultiAppendResult>((resolve, reject) => {
+        queue.push({ appends, options, resolve, reject });
         flushing ??= flush();
       }),
     drain: async (): Promise<void> => {

@@ -10,6 +10,11 @@ export type PgLiveOptions = {
   /** the longest a committed event of another instance waits to be seen when NOTIFY is lost */
   pollMs: number;
   readAll: (after: number, limit: number) => Promise<LogEvent[]>;
+  /**
+   * Told every error the tail survives (a failed read is retried on the next wake, a lost
+   * listener reconnects): none is swallowed unseen.
+   */
+  onError: (error: unknown) => void;
 };
 
 /**
@@ -43,7 +48,10 @@ export const pgLive = (options: PgLiveOptions) => {
     do {
       again = false;
       for (;;) {
-        const page = await options.readAll(emitted, PAGE).catch(() => []);
+        const page = await options.readAll(emitted, PAGE).catch((error: unknown) => {
+          options.onError(error);
+          return [];
+        });
         if (closed) return;
         emit(page);
         if (page.length < PAGE) break;
@@ -70,14 +78,18 @@ export const pgLive = (options: PgLiveOptions) => {
       if (!closed) setTimeout(() => void listen(), options.pollMs).unref();
     };
     listener = client;
-    client.on('error', retry);
+    client.on('error', (error) => {
+      options.onError(error);
+      retry();
+    });
     client.on('end', retry);
     client.on('notification', wake);
     try {
       await client.connect();
       await client.query(`LISTEN "${options.channel}"`);
       wake(); // whatever committed while the listener was away
-    } catch {
+    } catch (error) {
+      options.onError(error);
       retry();
     }
   };

@@ -2,8 +2,9 @@ import type pg from 'pg';
 import type { Catalog } from '../catalog/catalog.js';
 import { decode } from '../codec.js';
 import type { LogEvent, StoredRecord } from '../envelope.js';
-import type { IdempotencyRecord } from '../event-log.js';
+import type { StoredIdempotency } from '../idempotency-store.js';
 import { toLogEvent } from '../record-view.js';
+import { storedIdempotencyRow } from './pg-load.js';
 
 type EventRow = { record: Buffer; key: Buffer | null };
 
@@ -69,19 +70,18 @@ export const pgReader = (pool: pg.Pool, schema: string, catalog: Catalog) => {
       const { rows } = await pool.query<{ position: string }>(`SELECT position FROM ${s}.log_head`);
       return Number(rows[0]?.position ?? 0);
     },
-    idempotency: async (scope: string): Promise<IdempotencyRecord | undefined> => {
+    idempotency: async (scope: string): Promise<StoredIdempotency | undefined> => {
       const { rows } = await pool.query<{
         fingerprint: string;
         response: Buffer;
+        sealed: Buffer | null;
         position: string;
-      }>(`SELECT fingerprint, response, position FROM ${s}.idempotency WHERE scope = $1`, [scope]);
+      }>(`SELECT fingerprint, response, sealed, position FROM ${s}.idempotency WHERE scope = $1`, [
+        scope,
+      ]);
       const row = rows[0];
       if (!row) return undefined;
-      return {
-        fingerprint: row.fingerprint,
-        response: decode(row.response),
-        position: Number(row.position),
-      };
+      return storedIdempotencyRow(row.fingerprint, Number(row.position), row.response, row.sealed);
     },
   };
 };

@@ -1,22 +1,21 @@
 import type { Event } from '@event-driven-io/emmett';
-import { appendResult, planAppend, type ProjectHead } from '../append-plan.js';
+import { appendResult, planAppend, type Plan, type ProjectHead } from '../append-plan.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { GENESIS_HASH, type StoredRecord } from '../envelope.js';
 import {
-  IdempotencyReplayError,
-  idempotencyRecord,
   SYSTEM_META,
-  type IdempotencyRecord,
-  type LogAppendOptions,
-  type LogAppendResult,
+  type MultiAppendOptions,
+  type MultiAppendResult,
+  type StreamAppend,
 } from '../event-log.js';
+import { StoredReplay, storedIdempotency, type StoredIdempotency } from '../idempotency-store.js';
 import { newSubjectKey, sealSubjectOf } from '../sealing.js';
 import { projectOf } from '../stream-name.js';
 
+/** One append: one stream or several, atomically. */
 export type PendingAppend = {
-  streamName: string;
-  events: Event[];
-  options: LogAppendOptions<Event>;
+  appends: readonly StreamAppend[];
+  options: MultiAppendOptions;
 };
 
 /** The heads and records a group's appends depend on, read under the log's head lock. */
@@ -26,16 +25,16 @@ export type Loaded = {
   global: number;
   streams: Map<string, number>;
   projects: Map<string, ProjectHead>;
-  idempotency: Map<string, IdempotencyRecord>;
-  appends: Map<string, LogAppendResult>;
+  idempotency: Map<string, StoredIdempotency>;
+  appends: Map<string, MultiAppendResult>;
   keys: Map<string, Uint8Array>;
 };
 
 /** What one group will write: `Loaded` advanced by every append that passed, plus the rows. */
 export type Staged = Loaded & {
   records: StoredRecord[];
-  newIdempotency: Map<string, IdempotencyRecord>;
-  newAppends: Map<string, LogAppendResult>;
+  newIdempotency: Map<string, StoredIdempotency>;
+  newAppends: Map<string, MultiAppendResult>;
   newKeys: Map<string, Uint8Array>;
   touchedStreams: Set<string>;
   touchedProjects: Set<string>;
@@ -45,13 +44,16 @@ const subjectsOf = (events: readonly Event[]): string[] =>
   events.flatMap((e) => sealSubjectOf(e) ?? []);
 
 /** Everything a group will look up, so each lookup is one query for the whole group. */
-export const lookupsOf = (group: readonly PendingAppend[]) => ({
-  streams: [...new Set(group.map((p) => p.streamName))],
-  projects: [...new Set(group.map((p) => projectOf(p.streamName)))],
-  scopes: [...new Set(group.flatMap((p) => p.options.idempotency?.scope ?? []))],
-  appendIds: [...new Set(group.flatMap((p) => p.options.appendId ?? []))],
-  subjects: [...new Set(group.flatMap((p) => subjectsOf(p.events)))],
-});
+export const lookupsOf = (group: readonly PendingAppend[]) => {
+  const appends = group.flatMap((p) => p.appends);
+  return {
+    streams: [...new Set(appends.map((a) => a.streamName))],
+    projects: [...new Set(appends.map((a) => projectOf(a.streamName)))],
+    scopes: [...new Set(group.flatMap((p) => p.options.idempotency?.scope ?? []))],
+    appendIds: [...new Set(group.flatMap((p) => p.options.appendId ?? []))],
+    subjects: [...new Set(appends.flatMap((a) => subjectsOf(a.events)))],
+  };
+};
 
 const assertNoNul = (what: string, value: string | undefined): void => {
   if (value?.includes('\u0000')) throw new TypeError(`${what} may not contain NUL`);
@@ -62,12 +64,14 @@ const assertNoNul = (what: string, value: string | undefined): void => {
  * fails its own append with a TypeError rather than the group's lookup with a server error.
  */
 export const assertStorableText = (p: PendingAppend): void => {
-  assertNoNul('stream name', p.streamName);
-  assertNoNul('project id', projectOf(p.streamName));
   assertNoNul('idempotency scope', p.options.idempotency?.scope);
   assertNoNul('append id', p.options.appendId);
-  for (const subject of subjectsOf(p.events)) assertNoNul('seal subject', subject);
-  for (const event of p.events) assertNoNul('event type', event.type);
+  for (const { streamName, events } of p.appends) {
+    assertNoNul('stream name', streamName);
+    assertNoNul('project id', projectOf(streamName));
+    for (const subject of subjectsOf(events)) assertNoNul('seal subject', subject);
+    for (const event of events) assertNoNul('event type', event.type);
+  }
 };
 
 export const newStaged = (loaded: Loaded): Staged => ({
@@ -81,42 +85,50 @@ export const newStaged = (loaded: Loaded): Staged => ({
 });
 
 /**
- * Stages one append against what the group has reached so far. Throws (failing this append
- * alone) on a replayed idempotency scope, a version conflict or an invalid event; a replayed
- * appendId answers the first result and stages nothing. Nothing is changed before it passes.
+ * Stages one append (every stream of it, all or nothing) against what the group has reached so
+ * far. Throws (failing this append alone) on a replayed idempotency scope, a version conflict in
+ * any of its streams or an invalid event; a replayed appendId answers the first result and
+ * stages nothing. Nothing is changed before every stream passes.
  */
 export const stageAppend = (
   p: PendingAppend,
   staged: Staged,
   catalog: Catalog,
-): LogAppendResult => {
+): MultiAppendResult => {
   const { appendId, idempotency: claim } = p.options;
   const prior = appendId ? staged.appends.get(appendId) : undefined;
   if (prior) return prior;
   const replay = claim ? staged.idempotency.get(claim.scope) : undefined;
-  if (replay) throw new IdempotencyReplayError(replay);
-  const projectId = projectOf(p.streamName);
-  const downcast = p.options.schema?.versioning?.downcast as ((e: Event) => Event) | undefined;
-  const events = downcast ? p.events.map(downcast) : p.events;
+  if (replay) throw new StoredReplay(replay);
   const created = new Map<string, Uint8Array>();
   const keyFor = (subject: string): Uint8Array => {
     const key = staged.keys.get(subject) ?? created.get(subject) ?? newSubjectKey();
     if (!staged.keys.has(subject)) created.set(subject, key);
     return key;
   };
-  const plan = planAppend({
-    streamName: p.streamName,
-    events,
-    meta: p.options.meta ?? SYSTEM_META,
-    expected: p.options.expectedStreamVersion,
-    streamVersion: staged.streams.get(p.streamName) ?? 0,
-    projectHead: staged.projects.get(projectId) ?? { cursor: 0, hash: GENESIS_HASH },
-    globalPosition: staged.global,
-    catalog,
-    keyFor,
+  const meta = p.options.meta ?? SYSTEM_META;
+  const projects = new Map<string, ProjectHead>();
+  let global = staged.global;
+  const plans = p.appends.map(({ streamName, events, expectedStreamVersion }) => {
+    const projectId = projectOf(streamName);
+    const plan = planAppend({
+      streamName,
+      events,
+      meta,
+      expected: expectedStreamVersion,
+      streamVersion: staged.streams.get(streamName) ?? 0,
+      projectHead: projects.get(projectId) ??
+        staged.projects.get(projectId) ?? { cursor: 0, hash: GENESIS_HASH },
+      globalPosition: global,
+      catalog,
+      keyFor,
+    });
+    projects.set(projectId, plan.projectHead);
+    global += plan.records.length;
+    return plan;
   });
-  const result = appendResult(plan);
-  record(staged, { p, projectId, plan, result, created });
+  const result = appendResult(plans, staged.global);
+  record(staged, { p, plans, result, created, keyFor });
   return result;
 };
 
@@ -124,29 +136,32 @@ const record = (
   staged: Staged,
   passed: {
     p: PendingAppend;
-    projectId: string;
-    plan: ReturnType<typeof planAppend>;
-    result: LogAppendResult;
+    plans: Plan[];
+    result: MultiAppendResult;
     created: Map<string, Uint8Array>;
+    keyFor: (subject: string) => Uint8Array;
   },
 ): void => {
-  const { p, projectId, plan, result, created } = passed;
-  const last = plan.records.at(-1)!;
-  staged.records.push(...plan.records);
-  staged.global = last.global_position;
-  staged.streams.set(p.streamName, plan.streamVersion);
-  staged.touchedStreams.add(p.streamName);
-  staged.projects.set(projectId, plan.projectHead);
-  staged.touchedProjects.add(projectId);
+  const { p, plans, result, created, keyFor } = passed;
+  const subjects = new Set<string>();
+  for (const plan of plans) {
+    staged.records.push(...plan.records);
+    for (const r of plan.records) if (r.sealed) subjects.add(r.sealed.subject);
+    staged.streams.set(plan.streamName, plan.streamVersion);
+    staged.touchedStreams.add(plan.streamName);
+    staged.projects.set(plan.projectId, plan.projectHead);
+    staged.touchedProjects.add(plan.projectId);
+  }
+  staged.global = Number(result.lastEventGlobalPosition);
+  const claim = p.options.idempotency;
+  if (claim) {
+    const idem = storedIdempotency(claim, staged.global, [...subjects], keyFor);
+    staged.idempotency.set(claim.scope, idem);
+    staged.newIdempotency.set(claim.scope, idem);
+  }
   for (const [subject, key] of created) {
     staged.keys.set(subject, key);
     staged.newKeys.set(subject, key);
-  }
-  const claim = p.options.idempotency;
-  if (claim) {
-    const idem = idempotencyRecord(claim, last.global_position);
-    staged.idempotency.set(claim.scope, idem);
-    staged.newIdempotency.set(claim.scope, idem);
   }
   if (p.options.appendId) {
     staged.appends.set(p.options.appendId, result);

@@ -23,15 +23,17 @@ const groupSql = (s: string): string =>
      SELECT * FROM unnest($12::text[], $13::bigint[], $14::text[])
      ON CONFLICT (project_id) DO UPDATE SET cursor = EXCLUDED.cursor, hash = EXCLUDED.hash
    ), idem AS (
-     INSERT INTO ${s}.idempotency (scope, fingerprint, response, position)
-     SELECT * FROM unnest($15::text[], $16::text[], $17::bytea[], $18::bigint[])
+     INSERT INTO ${s}.idempotency (scope, fingerprint, response, position, sealed)
+     SELECT * FROM unnest($15::text[], $16::text[], $17::bytea[], $18::bigint[], $29::bytea[])
    ), ap AS (
-     INSERT INTO ${s}.appends (append_id, next_version, created_new, last_position, last_cursor)
-     SELECT * FROM unnest($19::text[], $20::bigint[], $21::boolean[], $22::bigint[], $23::bigint[])
+     INSERT INTO ${s}.appends (append_id, next_version, created_new, last_position, last_cursor,
+       result)
+     SELECT * FROM unnest($19::text[], $20::bigint[], $21::boolean[], $22::bigint[], $23::bigint[],
+       $30::bytea[])
    ), ky AS (
      INSERT INTO ${s}.content_keys (subject, key) SELECT * FROM unnest($24::text[], $25::bytea[])
    ), hd AS (
-     UPDATE ${s}.log_head SET position = $26
+     UPDATE ${s}.log_head SET position = $26, writes = writes + 1
    )
    SELECT pg_notify($27, $28)`;
 
@@ -59,11 +61,11 @@ const groupParams = (staged: Staged, channel: string): unknown[] => {
     projects.map((p) => staged.projects.get(p)!.hash),
     idem.map(([scope]) => scope),
     idem.map(([, v]) => v.fingerprint),
-    idem.map(([, v]) => encode(v.response)),
+    idem.map(([, v]) => encode(v.sealed ? null : (v.response ?? null))),
     idem.map(([, v]) => v.position),
     appends.map(([id]) => id),
-    appends.map(([, v]) => v.nextExpectedStreamVersion.toString()),
-    appends.map(([, v]) => v.createdNewStream),
+    appends.map(([, v]) => (v.streams[0]?.nextExpectedStreamVersion ?? 0n).toString()),
+    appends.map(([, v]) => v.streams[0]?.createdNewStream ?? false),
     appends.map(([, v]) => v.lastEventGlobalPosition.toString()),
     appends.map(([, v]) => v.lastCursor),
     keys.map(([subject]) => subject),
@@ -71,6 +73,8 @@ const groupParams = (staged: Staged, channel: string): unknown[] => {
     staged.global,
     channel,
     String(staged.global),
+    idem.map(([, v]) => (v.sealed ? encode({ sealed: v.sealed, subjects: v.subjects }) : null)),
+    appends.map(([, v]) => encode(v)),
   ];
 };
 

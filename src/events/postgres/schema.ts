@@ -48,6 +48,14 @@ const migrations: readonly ((s: string) => string)[] = [
     );
     CREATE TABLE ${s}.content_keys (subject text PRIMARY KEY, key bytea NOT NULL);
   `,
+  // Multi-stream appends: an appendId's whole result; an idempotency response sealed under the
+  // subjects its append sealed content under (then `response` holds null); a count of writes on
+  // the head row, so an append of no events (an idempotency record alone) changes it too.
+  (s) => `
+    ALTER TABLE ${s}.appends ADD COLUMN result bytea;
+    ALTER TABLE ${s}.idempotency ADD COLUMN sealed bytea;
+    ALTER TABLE ${s}.log_head ADD COLUMN writes bigint NOT NULL DEFAULT 0;
+  `,
 ];
 
 export const SCHEMA_VERSION = migrations.length;

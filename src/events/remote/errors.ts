@@ -31,12 +31,22 @@ export const WireError = z.object({
   current: z.string().optional(),
   expected: z.string().optional(),
   record: z.unknown().optional(),
+  /** an error class of an upper layer (DomainError): its name and details travel as they are */
+  name: z.string().optional(),
+  details: z.record(z.string(), z.unknown()).optional(),
 });
 export type WireError = z.infer<typeof WireError>;
 
 const codeOf = (error: Error): string | undefined => {
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' ? code : undefined;
+};
+
+const detailsOf = (error: Error): Record<string, unknown> | undefined => {
+  const details = (error as { details?: unknown }).details;
+  return details !== null && typeof details === 'object' && !Array.isArray(details)
+    ? (details as Record<string, unknown>)
+    : undefined;
 };
 
 export const toWireError = (error: unknown): WireError => {
@@ -49,7 +59,15 @@ export const toWireError = (error: unknown): WireError => {
   if (error instanceof CatalogError) return { kind: 'catalog', message };
   if (error instanceof EmmettError) return { kind: 'emmett', message, errorCode: error.errorCode };
   if (error instanceof TypeError) return { kind: 'type', message };
-  return { kind: 'error', message, code: codeOf(error) };
+  // Any other error keeps its name, code and details: a DomainError thrown on the writer
+  // (name `DomainError`, a string code, details) is one on the follower too (isDomainError).
+  return {
+    kind: 'error',
+    message,
+    code: codeOf(error),
+    name: error.name === 'Error' ? undefined : error.name,
+    details: detailsOf(error),
+  };
 };
 
 /** Re-creates on the follower the error the writer threw, with the same class and codes. */
@@ -68,7 +86,12 @@ export const fromWireError = (wire: WireError): Error => {
       return new EmmettError({ errorCode: wire.errorCode ?? 500, message: wire.message });
     case 'type':
       return new TypeError(wire.message);
-    default:
-      return Object.assign(new Error(wire.message), wire.code ? { code: wire.code } : {});
+    default: {
+      const error = new Error(wire.message);
+      if (wire.name) error.name = wire.name;
+      if (wire.code) Object.assign(error, { code: wire.code });
+      if (wire.details) Object.assign(error, { details: wire.details });
+      return error;
+    }
   }
 };

@@ -1,5 +1,12 @@
-import type { Event, ExpectedStreamVersion } from '@event-driven-io/emmett';
-import type { EventLog, LogAppendOptions, ReadPage } from '../event-log.js';
+import type { AggregateStreamOptions, Event, ExpectedStreamVersion } from '@event-driven-io/emmett';
+import type {
+  EventLog,
+  LogAppendOptions,
+  LogReadEventMetadata,
+  MultiAppendOptions,
+  ReadPage,
+  StreamAppend,
+} from '../event-log.js';
 import type { ModelOp, ModelRange } from '../model-store.js';
 
 /** Read options as they cross the socket: the schema functions stay with the caller. */
@@ -23,6 +30,19 @@ export const logOps = {
     log: EventLog,
     a: { streamName: string; events: Event[]; options: WireAppendOptions },
   ) => log.appendToStream(a.streamName, a.events, a.options),
+  'log.appendToStreams': (
+    log: EventLog,
+    a: { appends: readonly StreamAppend[]; options: MultiAppendOptions },
+  ) => log.appendToStreams(a.appends, a.options),
+  // Only ever run in the writer's own process (shared-log.ts): a fold's functions cannot cross
+  // the socket, so a follower folds what it reads itself.
+  'log.aggregateStream': (
+    log: EventLog,
+    a: {
+      streamName: string;
+      options: AggregateStreamOptions<unknown, Event, LogReadEventMetadata>;
+    },
+  ) => log.aggregateStream(a.streamName, a.options),
   'log.readStream': (log: EventLog, a: { streamName: string; options: WireReadOptions }) =>
     log.readStream(a.streamName, a.options),
   'log.streamExists': (log: EventLog, a: { streamName: string }) => log.streamExists(a.streamName),

@@ -45,9 +45,23 @@ export const sharedEventLog = async <Ops extends WriterOps>(
     clear: (prefix) => run('models.clear', { prefix }),
   };
 
+  const foldRead = aggregateStreamOver(readStream);
+  /**
+   * In the writer's own process a whole-stream fold runs in the log itself, where it starts
+   * from the state the fold last reached (fold-cache.ts); a follower folds what it reads.
+   */
+  const aggregateStream: SharedEventLog['aggregateStream'] = async (name, options) => {
+    if (keeper.role() !== 'writer' || options.read) return foldRead(name, options);
+    const folded = await run('log.aggregateStream', {
+      streamName: name,
+      options: options as never,
+    });
+    return folded as never;
+  };
+
   return {
     readStream,
-    aggregateStream: aggregateStreamOver(readStream),
+    aggregateStream,
     appendToStream: (streamName, events, options) => {
       const { schema, expectedStreamVersion, meta, idempotency } = options ?? {};
       const downcast = schema?.versioning?.downcast as ((e: Event) => Event) | undefined;
@@ -59,6 +73,14 @@ export const sharedEventLog = async <Ops extends WriterOps>(
         if (role === 'follower') appendId ??= newId('append');
         const wire = { expectedStreamVersion, meta, idempotency, appendId };
         return { streamName, events: sent, options: wire };
+      });
+    },
+    appendToStreams: (appends, options = {}) => {
+      // as appendToStream: a follower's append carries an id, so a retry is not doubled
+      let appendId = options.appendId;
+      return run('log.appendToStreams', (role) => {
+        if (role === 'follower') appendId ??= newId('append');
+        return { appends, options: { ...options, appendId } };
       });
     },
     streamExists: (streamName) => run('log.streamExists', { streamName }),

@@ -7,7 +7,7 @@ import { allEvents, ev, range1, rejection, stream, withLog, type OpenStore } fro
 const claim = (scope: string, value: unknown, fingerprint = 'fp-1'): IdempotencyClaim => ({
   scope,
   fingerprint,
-  response: { value },
+  response: value,
 });
 
 const assertReplay = (error: unknown): IdempotencyReplayError => {

@@ -21,7 +21,7 @@ export const restartTests = (open: OpenStore): void => {
         if (!store.reopen) return t.skip('this store cannot be reopened');
         const name = stream('p', 'a');
         await first.appendToStream(name, [ev(1), sealed('s1', 'kept')], {
-          idempotency: { scope: 'k1', fingerprint: 'f', response: { value: { r: 1 } } },
+          idempotency: { scope: 'k1', fingerprint: 'f', response: { r: 1 } },
         });
         const withId = await first.appendToStream(stream('q', 'b'), [ev(2)], { appendId: 'ap-1' });
         const before = await allEvents(first);
