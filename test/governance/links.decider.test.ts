@@ -1,11 +1,14 @@
 import { describe, it } from 'node:test';
-import { DeciderSpecification } from '@event-driven-io/emmett';
+import { deciderSpec } from '../commands/decider-spec.js';
 import { workPackageDecider } from '../../src/commands/governance/work-package.js';
-import type { WorkPackageCommand } from '../../src/commands/governance/work-package-state.js';
+import type {
+  WorkPackageCommand,
+  WorkPackageEvent,
+} from '../../src/commands/governance/work-package-state.js';
 import type { Caller } from '../../src/commands/governance/roles.js';
-import { history, impl, P, pa, reviewer, system, some, withCode, WP } from './fixture.js';
+import { history, impl, on, pa, reviewer, system, withCode } from './fixture.js';
 
-const given = DeciderSpecification.for(workPackageDecider);
+const given = deciderSpec(workPackageDecider);
 
 const commit = (commit_id: string, by: Caller = impl): WorkPackageCommand => ({
   type: 'LinkCommit',
@@ -15,11 +18,10 @@ const artifact = (uri: string, by: Caller = impl): WorkPackageCommand => ({
   type: 'LinkArtifact',
   data: { by, uri, title: 'design' },
 });
-const linked = (commit_id: string, by: Caller = impl) => ({
-  type: 'commit.linked' as const,
+const linked = (commit_id: string, by: Caller = impl): WorkPackageEvent => ({
+  type: 'commit.linked',
   data: {
-    project_id: P,
-    work_package_id: WP,
+    ...on,
     commit_id,
     repository: 'github.com/acme/app',
     linked_by: by.actor_id,
@@ -65,11 +67,15 @@ describe('links: link_artifact', () => {
     given([history.issued()])
       .when(artifact('https://example.com/design.pdf'))
       .then([
-        some('artifact.linked', {
-          uri: 'https://example.com/design.pdf',
-          title: 'design',
-          linked_by: 'ivan',
-        }),
+        {
+          type: 'artifact.linked',
+          data: {
+            ...on,
+            uri: 'https://example.com/design.pdf',
+            title: 'design',
+            linked_by: 'ivan',
+          },
+        },
       ]));
 
   for (const bad of ['design.pdf', '/tmp/x', ''])

@@ -1,5 +1,5 @@
 import { describe, it } from 'node:test';
-import { DeciderSpecification } from '@event-driven-io/emmett';
+import { deciderSpec } from '../commands/decider-spec.js';
 import type { Role } from '../../src/events/catalog/project.js';
 import { workPackageDecider } from '../../src/commands/governance/work-package.js';
 import type { WorkPackageCommand } from '../../src/commands/governance/work-package-state.js';
@@ -10,6 +10,7 @@ import {
   impl,
   impl2,
   lead,
+  on,
   pa,
   pm,
   po,
@@ -17,11 +18,10 @@ import {
   reviewer2,
   submitted,
   system,
-  some,
   withCode,
 } from './fixture.js';
 
-const given = DeciderSpecification.for(workPackageDecider);
+const given = deciderSpec(workPackageDecider);
 
 const request = (
   by: Caller,
@@ -96,12 +96,17 @@ describe('review: submit_review', () => {
       given(requested())
         .when(verdict(reviewer, v))
         .then([
-          some('review.submitted', {
-            review_id: 'r1',
-            reviewer_id: 'rita',
-            verdict: v,
-            result_number: 1,
-          }),
+          {
+            type: 'review.submitted',
+            data: {
+              ...on,
+              review_id: 'r1',
+              reviewer_id: 'rita',
+              verdict: v,
+              notes: null,
+              result_number: 1,
+            },
+          },
         ]));
 
   for (const by of [reviewer2, po, impl])
