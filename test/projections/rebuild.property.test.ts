@@ -4,10 +4,7 @@ import fc from 'fast-check';
 import type { App } from '../../src/app/app.js';
 import { openIntentlog } from '../../src/modules/index.js';
 import { isDomainError } from '../../src/commands/errors.js';
-import { runCommand } from '../../src/commands/handler.js';
-import { projectStream } from '../../src/commands/project/project-commands.js';
-import { projectDecider } from '../../src/commands/project/project.js';
-import { principalId, type Principal } from '../../src/commands/principal.js';
+import type { Principal } from '../../src/commands/principal.js';
 import { encode } from '../../src/events/index.js';
 import { governance } from '../../src/app/governance.js';
 
@@ -157,18 +154,7 @@ const ctx = (principal: Principal, key?: string) => ({
 });
 
 const unbind = (app: App, s: Extract<Step, { op: 'unbind' }>) =>
-  runCommand(app.log, {
-    decider: projectDecider,
-    stream: projectStream(s.project),
-    command: { type: 'UnbindRoot', data: { root_hash: s.root, by: s.by } },
-    meta: {
-      actor_id: principalId(s.by),
-      actor_role: s.by.kind === 'system' ? 'SYSTEM' : 'NONE',
-      correlation_id: null,
-      causation_event_id: null,
-    },
-    respond: () => null,
-  });
+  app.projects.unbindRoot({ project_id: s.project, root_hash: s.root }, ctx(s.by));
 
 const run = async (app: App, s: Step, tokens: string[]): Promise<unknown> => {
   const system: Principal = { kind: 'system' };

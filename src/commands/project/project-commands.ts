@@ -1,11 +1,21 @@
 import { streamName, type AppendMeta, type EventLog } from '../../events/index.js';
 import type { RoleSurface } from '../../events/catalog/project.js';
-import { runCommand, type CommandOutcome } from '../handler.js';
+import { runCommand, runMultiStreamCommand, type CommandOutcome } from '../handler.js';
 import { SYSTEM_PROJECT } from '../ids.js';
 import { principalId, type Principal } from '../principal.js';
 import {
+  claimRoot,
+  evolveRootHolder,
+  initialRootHolder,
+  releaseRoot,
+  rootStream,
+  type RootEvent,
+  type RootHolder,
+} from './root.js';
+import {
   projectDecider,
   roleOf,
+  type ProjectEvent,
   type Member,
   type Project,
   type ProjectCommand,
@@ -135,24 +145,62 @@ export const projectCommands = (log: EventLog) => {
           ...s.members[args.actor_id]!,
         }),
       ),
+    /**
+     * Binds a root (by its hash) to the project on a device. A root belongs to one project:
+     * the claim is decided on the root's own stream and appended with the project's binding in
+     * one atomic append, so two projects racing for a root cannot both get it.
+     */
     bindRoot: (args: { project_id: string; root_hash: string; device: string }, ctx: CallContext) =>
-      run(
-        args.project_id,
-        {
-          type: 'BindRoot',
-          data: { root_hash: args.root_hash, device: args.device, by: ctx.principal },
-        },
-        ctx,
-        'bind_root',
-        args,
-        (s) => ({
-          project_id: s.project_id,
-          root_hash: args.root_hash,
-          device: s.roots[args.root_hash],
-        }),
-      ),
+      onProjectAndRoot(log, args, ctx, (project, holder) => [
+        decideProject({ type: 'BindRoot', data: { ...args, by: ctx.principal } }, project),
+        claimRoot(holder, args),
+      ]),
+    unbindRoot: (args: { project_id: string; root_hash: string }, ctx: CallContext) =>
+      onProjectAndRoot(log, { ...args, device: '' }, ctx, (project, holder) => [
+        decideProject(
+          { type: 'UnbindRoot', data: { root_hash: args.root_hash, by: ctx.principal } },
+          project,
+        ),
+        holder.project_id === args.project_id ? releaseRoot(holder, args.root_hash) : [],
+      ]),
   };
 };
+
+const decideProject = (command: ProjectCommand, state: Project): ProjectEvent[] => {
+  const decided = projectDecider.decide(command, state);
+  return Array.isArray(decided) ? decided : [decided];
+};
+
+type RootBinding = { project_id: string; root_hash: string; device: string };
+
+/** A command on a project's stream and a root's stream together (the two states, typed). */
+const onProjectAndRoot = (
+  log: EventLog,
+  args: RootBinding,
+  ctx: CallContext,
+  decide: (project: Project, holder: RootHolder) => [ProjectEvent[], RootEvent[]],
+) =>
+  runMultiStreamCommand<Project | RootHolder, ProjectEvent | RootEvent, RootBinding>(log, {
+    streams: [
+      {
+        name: projectStream(args.project_id),
+        evolve: (s, e) => projectDecider.evolve(s as Project, e as ProjectEvent),
+        initialState: projectDecider.initialState,
+      },
+      {
+        name: rootStream(args.root_hash),
+        evolve: (s, e) => evolveRootHolder(s as RootHolder, e as RootEvent),
+        initialState: initialRootHolder,
+      },
+    ],
+    decide: ([project, root]) => decide(project!.state as Project, root!.state as RootHolder),
+    meta: metaFor(ctx.principal, undefined, ctx),
+    respond: ([project]) => ({
+      project_id: args.project_id,
+      root_hash: args.root_hash,
+      device: (project as Project).roots[args.root_hash] ?? '',
+    }),
+  });
 
 /** Issues and revokes access tokens; the secret is returned once and never stored. */
 export const tokenCommands = (log: EventLog) => {

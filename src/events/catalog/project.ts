@@ -82,6 +82,18 @@ export const RootUnbound = defineEvent(
   'root.unbound',
   z.object({ project_id: z.string(), root_hash: z.string(), device: z.string() }),
 );
+/**
+ * A root's holder, on the root's own stream: a root belongs to one project (and device), so the
+ * claim is decided there, appended atomically with the project's `root.bound`.
+ */
+export const RootClaimed = defineEvent(
+  'root.claimed',
+  z.object({ root_hash: z.string(), project_id: z.string(), device: z.string() }),
+);
+export const RootReleased = defineEvent(
+  'root.released',
+  z.object({ root_hash: z.string(), project_id: z.string() }),
+);
 export const TokenIssued = defineEvent(
   'token.issued',
   z.object({
@@ -98,6 +110,8 @@ export const projectEvents = [
   ActorRegistered,
   RootBound,
   RootUnbound,
+  RootClaimed,
+  RootReleased,
   TokenIssued,
   TokenRevoked,
 ];
