@@ -7,7 +7,12 @@
  * fold's entries are bounded; the store drops them all when content may have changed under
  * them (a shred, an import), as it drops its stream cache.
  */
-export type FoldEntry = { state: unknown; version: number };
+export type FoldEntry = {
+  state: unknown;
+  version: number;
+  /** what else the store checks before reuse (PostgreSQL: the log's shred count) */
+  tag?: string;
+};
 
 type Evolve = (state: never, event: never) => unknown;
 

@@ -1,11 +1,13 @@
 import {
   assertExpectedVersionMatchesCurrent,
+  type AggregateStreamOptions,
   type Event,
   type ReadStreamOptions,
 } from '@event-driven-io/emmett';
 import pg from 'pg';
 import type { Catalog } from '../catalog/catalog.js';
-import { appendOneStream, assertDistinctStreams } from '../event-log.js';
+import { appendOneStream, assertDistinctStreams, type LogReadEventMetadata } from '../event-log.js';
+import { foldCache } from '../fold-cache.js';
 import { openIdempotency, type StoredIdempotency } from '../idempotency-store.js';
 import type { TransferableLog } from '../record-import.js';
 import { levelModelStore } from '../level/level-model-store.js';
@@ -93,9 +95,37 @@ export const openPostgresEventLog = async (
     return streamReadResult<E, P>(read.events.map(toReadEvent), read.version, options);
   };
 
+  const aggregateAll = aggregateStreamOver(readStream);
+  const folds = foldCache();
+
+  /**
+   * A whole-stream fold starts from the state this fold last reached (fold-cache.ts) and reads
+   * only the events since, unless a shred (by any instance) happened meanwhile: then the whole
+   * stream is read and folded again.
+   */
+  const aggregateStream = async <State, E extends Event, P extends Event = E>(
+    name: string,
+    options: AggregateStreamOptions<State, E, LogReadEventMetadata, P>,
+  ) => {
+    if (options.read) return aggregateAll(name, options);
+    const evolve = options.evolve as (state: State, event: unknown) => State;
+    const hit = folds.get(evolve, name);
+    let read = await reader.readStream(name, (hit?.version ?? 0) + 1, Number.MAX_SAFE_INTEGER);
+    let from = hit && hit.tag === read.shreds && hit.version <= read.version ? hit : undefined;
+    if (hit && !from) read = await reader.readStream(name, 1, Number.MAX_SAFE_INTEGER);
+    from ??= { state: options.initialState(), version: 0 };
+    const state = read.events.map(toReadEvent).reduce(evolve, from.state as State);
+    folds.set(evolve, name, { state, version: read.version, tag: read.shreds });
+    return {
+      currentStreamVersion: BigInt(read.version),
+      state,
+      streamExists: read.version > 0,
+    };
+  };
+
   const log: TransferableLog = {
     readStream,
-    aggregateStream: aggregateStreamOver(readStream),
+    aggregateStream,
     appendToStream: (name, events, options) =>
       appendOneStream(committer.append, name, events, options),
     appendToStreams: async (appends, options) => {

@@ -48,20 +48,30 @@ export const pgReader = (pool: pg.Pool, schema: string, catalog: Catalog) => {
       );
       return rows.map((r) => decode<StoredRecord>(r.record));
     },
-    /** The stream's current version and its events from..to, in one snapshot. */
+    /**
+     * The stream's current version and its events from..to, in one snapshot, with the log's
+     * shred count (a fold kept across reads is good only while no shred happened).
+     */
     readStream: async (name: string, from: number, to: number) => {
-      const { rows } = await pool.query<{ version: string } & Partial<EventRow>>(
-        `SELECT st.version, e.record, k.key FROM ${s}.streams st
+      const { rows } = await pool.query<
+        { version: string | null; shreds: string } & Partial<EventRow>
+      >(
+        `SELECT h.shreds, st.version, e.record, k.key FROM ${s}.log_head h
+         LEFT JOIN ${s}.streams st ON st.stream_name = $1
          LEFT JOIN ${s}.events e ON e.stream_name = st.stream_name
            AND e.stream_version BETWEEN $2 AND $3
          LEFT JOIN ${s}.content_keys k ON k.subject = e.seal_subject
-         WHERE st.stream_name = $1 ORDER BY e.stream_version`,
+         ORDER BY e.stream_version`,
         [name, from, to],
       );
       const read = rows.flatMap((r) =>
         r.record ? [{ record: r.record, key: r.key ?? null }] : [],
       );
-      return { version: Number(rows[0]?.version ?? 0), events: view(read) };
+      return {
+        version: Number(rows[0]?.version ?? 0),
+        shreds: rows[0]?.shreds ?? '0',
+        events: view(read),
+      };
     },
     streamExists: async (name: string): Promise<boolean> =>
       (await pool.query(`SELECT 1 FROM ${s}.streams WHERE stream_name = $1`, [name])).rowCount ===

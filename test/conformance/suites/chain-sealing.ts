@@ -93,6 +93,26 @@ export const chainAndSealingTests = (open: OpenStore): void => {
         assert.ok(!rawBytes(await allRaw(log)).includes('SECRET'));
       }));
 
+    it('a whole-stream fold of one evolve, loaded again, sees new events and loses shredded content', () =>
+      withLog(open, async (log) => {
+        const name = stream('p', 'folded');
+        const fold = {
+          initialState: (): string[] => [],
+          evolve: (texts: string[], e: { data: Record<string, unknown> }) => [
+            ...texts,
+            String(e.data.text ?? e.data.n ?? '-'),
+          ],
+        };
+        await log.appendToStream(name, [ev(1), sealed('s1', 'SECRET-one')]);
+        assert.deepEqual((await log.aggregateStream(name, fold)).state, ['1', 'SECRET-one']);
+        await log.appendToStream(name, [ev(2)]);
+        const again = await log.aggregateStream(name, fold);
+        assert.deepEqual(again.state, ['1', 'SECRET-one', '2']);
+        assert.equal(again.currentStreamVersion, 3n);
+        await log.shred('s1');
+        assert.deepEqual((await log.aggregateStream(name, fold)).state, ['1', '-', '2']);
+      }));
+
     it('a subject sealed again after its shred gets a new key; the old content stays shredded', () =>
       withLog(open, async (log) => {
         await log.appendToStream(stream('p', 'a'), [sealed('s1', 'SECRET-old')]);
