@@ -12,7 +12,7 @@ import {
   type IdempotencyClaim,
   type IdempotencyRecord,
 } from '../events/index.js';
-import { DomainError, type ErrorCode } from './errors.js';
+import { domainError, notFound } from './errors.js';
 import { fingerprint, idempotencyScope, type IdempotencyKey } from './idempotency.js';
 
 /**
@@ -99,13 +99,11 @@ const claimOf = (idempotency: Idempotency | undefined): Claim | undefined =>
  */
 const replay = <R>(record: IdempotencyRecord, claim: Claim): CommandOutcome<R> => {
   if (record.fingerprint !== claim.print)
-    throw new DomainError(
-      claim.reusedCode as ErrorCode,
-      'idempotency key reused with different input',
-      { reason: 'key_reused' },
-    );
+    throw domainError(claim.reusedCode, 'idempotency key reused with different input', {
+      reason: 'key_reused',
+    });
   if (record.shredded)
-    throw new DomainError('not_found', 'the answer to this request held content since deleted', {
+    throw notFound('the answer to this request held content since deleted', {
       reason: 'content_shredded',
       position: record.position,
     });
