@@ -171,6 +171,18 @@ const decideProject = (command: ProjectCommand, state: Project): ProjectEvent[] 
   return Array.isArray(decided) ? decided : [decided];
 };
 
+// One pair of functions for the process: the command path's fold cache is keyed by them.
+const projectFold = {
+  evolve: (s: Project | RootHolder, e: ProjectEvent | RootEvent) =>
+    projectDecider.evolve(s as Project, e as ProjectEvent),
+  initialState: projectDecider.initialState,
+};
+const rootFold = {
+  evolve: (s: Project | RootHolder, e: ProjectEvent | RootEvent) =>
+    evolveRootHolder(s as RootHolder, e as RootEvent),
+  initialState: initialRootHolder,
+};
+
 type RootBinding = { project_id: string; root_hash: string; device: string };
 
 /** A command on a project's stream and a root's stream together (the two states, typed). */
@@ -182,16 +194,8 @@ const onProjectAndRoot = (
 ) =>
   runMultiStreamCommand<Project | RootHolder, ProjectEvent | RootEvent, RootBinding>(log, {
     streams: [
-      {
-        name: projectStream(args.project_id),
-        evolve: (s, e) => projectDecider.evolve(s as Project, e as ProjectEvent),
-        initialState: projectDecider.initialState,
-      },
-      {
-        name: rootStream(args.root_hash),
-        evolve: (s, e) => evolveRootHolder(s as RootHolder, e as RootEvent),
-        initialState: initialRootHolder,
-      },
+      { name: projectStream(args.project_id), ...projectFold },
+      { name: rootStream(args.root_hash), ...rootFold },
     ],
     decide: ([project, root]) => decide(project!.state as Project, root!.state as RootHolder),
     meta: metaFor(ctx.principal, undefined, ctx),
