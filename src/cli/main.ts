@@ -10,7 +10,7 @@ import { projectionsCommand } from './commands/projections.js';
 import { serveCommand } from './commands/serve.js';
 import { tokenCommand } from './commands/token.js';
 import { useRegistry } from './registry.js';
-import { modules, surfacesOf } from '../modules/index.js';
+import { modules, pagesOf, surfacesOf } from '../modules/index.js';
 
 const { version } = JSON.parse(
   readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
@@ -22,7 +22,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-useRegistry({ modules, surfaces: surfacesOf(modules) });
+useRegistry({ modules, surfaces: surfacesOf(modules), pages: pagesOf(modules) });
 
 /**
  * The `intentlog` binary. Every kernel command is one file under commands/; a context's own

@@ -1,8 +1,14 @@
 import type { KernelModule } from '../app/kernel-module.js';
 import type { Surface } from '../mcp/tool.js';
+import type { Page } from '../web/page.js';
 
 /** What the CLI serves: the contexts it opens the app with, and their MCP surfaces. */
-export type CliRegistry = { modules: readonly KernelModule[]; surfaces: readonly Surface[] };
+export type CliRegistry = {
+  modules: readonly KernelModule[];
+  surfaces: readonly Surface[];
+  /** the web view's pages (`serve` mounts them at /) */
+  pages?: readonly Page[];
+};
 
 let current: CliRegistry | undefined;
 

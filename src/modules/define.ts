@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { KernelModule } from '../app/kernel-module.js';
 import type { Surface } from '../mcp/tool.js';
+import type { Page } from '../web/page.js';
 
 /**
  * A context, declared once: its event types, read models, MCP surfaces and CLI commands.
@@ -12,6 +13,8 @@ export type Module = KernelModule & {
   surfaces?: readonly Surface[];
   /** top-level `intentlog` commands this context adds (`sync`, `founder`, `hook`, …) */
   cli?: readonly (() => Command)[];
+  /** its pages in the web view (src/web/page.ts), e.g. governance's work packages */
+  pages?: readonly Page[];
 };
 
 export const defineModule = (module: Module): Module => module;

@@ -3,15 +3,19 @@ import { projectModule } from '../app/project-module.js';
 import type { Registry } from './define.js';
 import { governanceModule } from './governance.js';
 import { systemModule } from './system.js';
+import { webModule } from './web.js';
 
 export { defineModule, type Module, type Registry } from './define.js';
 
 /** Every context this build serves. Add a context here: one line. */
-export const modules: Registry = [systemModule, governanceModule];
+export const modules: Registry = [systemModule, governanceModule, webModule];
 
 /** The app with every registered module (what the CLI and the tests open). */
 export const openIntentlog = (options: Omit<AppOptions, 'modules'> & { modules?: Registry } = {}) =>
   openApp({ ...options, modules: options.modules ?? modules });
+
+/** The web view's pages of a registry, each context's in registry order. */
+export const pagesOf = (registry: Registry) => registry.flatMap((m) => m.pages ?? []);
 
 /** The MCP surfaces of a registry. */
 export const surfacesOf = (registry: Registry) => registry.flatMap((m) => m.surfaces ?? []);

@@ -13,7 +13,9 @@ import {
   serveOverHttp,
 } from '../../mcp/serve.js';
 import { resolveSurfaces } from '../../mcp/surfaces/index.js';
+import { webView } from '../../web/routes.js';
 import { registry } from '../registry.js';
+import { webBase } from './open.js';
 import { action, appCommand, out, withApp, type AppFlags } from '../options.js';
 import { stopSignal, surfaceOption } from './mcp-shared.js';
 
@@ -75,7 +77,9 @@ export const serveCommand = (): Command =>
         const selection = resolveSurfaces(registry().surfaces, flags.surface || undefined);
         const log = stderrLogger('intentlog-serve');
         await withApp(flags, async (app) => {
+          const web = webView({ app, pages: registry().pages ?? [], modules: registry().modules });
           const listening = await serveOverHttp({
+            routes: web.routes,
             app,
             selection,
             mounted: registry().surfaces,
@@ -98,8 +102,12 @@ export const serveCommand = (): Command =>
               mounted: registry().surfaces.map((s) => s.name),
             }),
           );
+          await out(
+            `\nWeb view (one-time sign-in as SYSTEM; more: intentlog open):\n  ${await web.signInLink(webBase(listening.url))}\n`,
+          );
           const signal = await stopSignal();
           log.info({ signal }, 'stopping: finishing calls in flight');
+          web.close();
           await listening.close();
         });
         log.info('stopped');

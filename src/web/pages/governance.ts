@@ -1,0 +1,168 @@
+import { WorkPackageStatus } from '../../events/catalog/governance.js';
+import { pendingActionQueries, type PendingAction } from '../../projections/pending-actions.js';
+import { modelKeyPrefix } from '../../projections/projector.js';
+import type { ProjectView } from '../../projections/projects.js';
+import type { WorkPackageView } from '../../projections/work-packages.js';
+import { actionForm, textField } from '../forms.js';
+import { html, type Html } from '../html.js';
+import { definePage, type PageContext } from '../page.js';
+import { governanceActions, issueForm, packageForms } from './governance-forms.js';
+import { progressPage } from './progress.js';
+import { projectsOf } from './projects.js';
+
+const GOVERNANCE_MODELS = ['projects', 'work-packages', 'pending-actions'];
+
+const packagesOf = async (ctx: PageContext, projectId: string) =>
+  (
+    await ctx.models.range<WorkPackageView>({
+      prefix: `work-packages/${modelKeyPrefix('wp', projectId)}`,
+    })
+  ).map(([, v]) => v);
+
+const reviewsText = (wp: WorkPackageView) =>
+  wp.reviews.map((r) => `${r.reviewer_id}: ${r.verdict ?? 'pending'}`).join(', ');
+
+const packageRow = (ctx: PageContext, wp: WorkPackageView, members: readonly string[]) =>
+  html`<tr>
+    <th scope="row">${wp.work_package_id}</th>
+    <td>
+      ${wp.title}${wp.result ? html`<br /><small>result ${wp.result.result_number}: ${wp.result.summary}</small>` : ''}
+    </td>
+    <td>${wp.claimed_by ?? ''}</td>
+    <td>${reviewsText(wp)}</td>
+    <td>${wp.gate ? `${wp.gate.outcome} by ${wp.gate.closed_by}` : ''}</td>
+    <td class="actions">${packageForms(ctx, wp, members)}</td>
+  </tr>`;
+
+/** Work packages grouped by state, one table per state (empty states say so). */
+const byState = (
+  ctx: PageContext,
+  packages: readonly WorkPackageView[],
+  members: readonly string[],
+) =>
+  WorkPackageStatus.options.map((status) => {
+    const rows = packages.filter((p) => p.status === status);
+    const id = `state-${status.toLowerCase()}`;
+    return html`<section aria-labelledby="${id}">
+      <h3 id="${id}">${status} (${rows.length})</h3>
+      ${
+        rows.length === 0
+          ? html`<p>None.</p>`
+          : html`<table>
+              <thead>
+                <tr>
+                  <th scope="col">Id</th>
+                  <th scope="col">Title</th>
+                  <th scope="col">Claimed by</th>
+                  <th scope="col">Reviews</th>
+                  <th scope="col">Gate</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${rows.map((wp) => packageRow(ctx, wp, members))}
+              </tbody>
+            </table>`
+      }
+    </section>`;
+  });
+
+type RoleActions = { role: string; actor: string; actions: PendingAction[] };
+
+const pendingByRole = async (ctx: PageContext, project: ProjectView): Promise<RoleActions[]> => {
+  const queries = pendingActionQueries(ctx.models);
+  const members = project.roster.flatMap((m) =>
+    m.roles.governance ? [{ actor: m.actor_id, role: m.roles.governance }] : [],
+  );
+  const rows = await Promise.all(
+    members.map(async (m) => ({
+      ...m,
+      actions: await queries.pendingActions(project.project_id, m.actor, m.role as never),
+    })),
+  );
+  return rows.sort((a, b) => a.role.localeCompare(b.role) || a.actor.localeCompare(b.actor));
+};
+
+const escalationForm = (ctx: PageContext, escalationId: string) =>
+  actionForm(
+    ctx,
+    'resolve_escalation',
+    'Resolve',
+    textField('resolution', 'Resolution', { required: true }),
+    {
+      escalation_id: escalationId,
+    },
+  );
+
+const pendingTable = (ctx: PageContext, rows: readonly RoleActions[]): Html => {
+  const lines = rows.flatMap((r) => r.actions.map((a) => ({ ...r, a })));
+  if (lines.length === 0) return html`<p>Nobody has anything pending.</p>`;
+  return html`<table>
+    <thead>
+      <tr>
+        <th scope="col">Role</th>
+        <th scope="col">Actor</th>
+        <th scope="col">Action</th>
+        <th scope="col">About</th>
+        <th scope="col">Since</th>
+        <th scope="col">Do it</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${lines.map(
+        ({ role, actor, a }) =>
+          html`<tr>
+            <td>${role}</td>
+            <th scope="row">${actor}</th>
+            <td><code>${a.action}</code>${a.ready_to_accept ? ' (ready to accept)' : ''}</td>
+            <td>
+              ${a.title} ${a.work_package_id ? html`<small>(${a.work_package_id})</small>` : ''}
+            </td>
+            <td><time datetime="${a.since}">${a.since}</time></td>
+            <td>
+              ${
+                a.action === 'resolve_escalation' && a.escalation_id
+                  ? escalationForm(ctx, a.escalation_id)
+                  : ''
+              }
+            </td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+};
+
+/** Governance: work packages by state, pending actions by role, and the PO/PM forms. */
+export const governancePage = definePage({
+  path: '/projects/:project/governance',
+  projectTab: 'Governance',
+  models: GOVERNANCE_MODELS,
+  actions: governanceActions,
+  async render(ctx) {
+    const id = ctx.params.project!;
+    const project = (await projectsOf(ctx)).find((p) => p.project_id === id);
+    if (!project)
+      return {
+        title: 'Project not found',
+        status: 404,
+        body: html`<p>No project <code>${id}</code> you can see.</p>`,
+      };
+    const packages = await packagesOf(ctx, id);
+    const members = project.roster.filter((m) => m.roles.governance).map((m) => m.actor_id);
+    const done = ctx.url.searchParams.get('done');
+    const body = html`<div data-live-project="${id}" id="live-region">
+      ${done ? html`<p class="done" role="status">Done: <code>${done}</code>.</p>` : ''}
+      <section aria-labelledby="wp-h">
+        <h2 id="wp-h">Work packages by state</h2>
+        ${issueForm(ctx)} ${byState(ctx, packages, members)}
+      </section>
+      <section aria-labelledby="pending-h">
+        <h2 id="pending-h">Pending actions by role</h2>
+        ${pendingTable(ctx, await pendingByRole(ctx, project))}
+      </section>
+    </div>`;
+    return { title: `${project.name}: governance`, body };
+  },
+});
+
+export const governancePages = [governancePage, progressPage];

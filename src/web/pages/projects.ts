@@ -1,0 +1,106 @@
+import { principalId } from '../../commands/principal.js';
+import type { ProjectView } from '../../projections/projects.js';
+import { modelKeyPrefix } from '../../projections/projector.js';
+import { href, html } from '../html.js';
+import { definePage, type PageContext } from '../page.js';
+
+const PREFIX = `projects/${modelKeyPrefix('project')}`;
+
+/** Every project the signed-in principal may see: all for SYSTEM, its own for an actor. */
+export const projectsOf = async (ctx: PageContext): Promise<ProjectView[]> => {
+  const all = (await ctx.models.range<ProjectView>({ prefix: PREFIX })).map(([, v]) => v);
+  if (ctx.principal.kind === 'system') return all;
+  const me = principalId(ctx.principal);
+  return all.filter((p) => p.roster.some((m) => m.actor_id === me));
+};
+
+const roles = (r: Record<string, string | undefined>) =>
+  Object.entries(r)
+    .map(([surface, role]) => `${surface}: ${role}`)
+    .join(', ');
+
+const projectRow = (ctx: PageContext, p: ProjectView) =>
+  html`<tr>
+    <th scope="row">
+      <a href="${href(`/projects/${encodeURIComponent(p.project_id)}`, { at: ctx.at })}"
+        >${p.name}</a
+      >
+    </th>
+    <td><code>${p.project_id}</code></td>
+    <td>${p.description ?? ''}</td>
+    <td>${p.roster.length}</td>
+    <td><time datetime="${p.created_at}">${p.created_at}</time></td>
+  </tr>`;
+
+export const projectsPage = definePage({
+  path: '/',
+  nav: 'Projects',
+  models: ['projects'],
+  async render(ctx) {
+    const projects = await projectsOf(ctx);
+    const body =
+      projects.length === 0
+        ? html`<p>No projects yet. Create one with the <code>create_project</code> tool.</p>`
+        : html`<table>
+            <caption>
+              Projects (${projects.length})
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Id</th>
+                <th scope="col">Description</th>
+                <th scope="col">Members</th>
+                <th scope="col">Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${projects.map((p) => projectRow(ctx, p))}
+            </tbody>
+          </table>`;
+    return { title: 'Projects', body };
+  },
+});
+
+/** A project: its roster with every surface's role; its tabs lead to each context's pages. */
+export const projectPage = definePage({
+  path: '/projects/:project',
+  projectTab: 'Overview',
+  models: ['projects'],
+  async render(ctx) {
+    const id = ctx.params.project!;
+    const project = (await projectsOf(ctx)).find((p) => p.project_id === id);
+    if (!project)
+      return {
+        title: 'Project not found',
+        status: 404,
+        body: html`<p>No project <code>${id}</code> you can see.</p>`,
+      };
+    const body = html`<p>${project.description ?? ''}</p>
+      <table>
+        <caption>
+          Members
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Actor</th>
+            <th scope="col">Name</th>
+            <th scope="col">Roles</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${project.roster.map(
+            (m) =>
+              html`<tr>
+                <th scope="row">${m.actor_id}</th>
+                <td>${m.display_name ?? ''}</td>
+                <td>${roles(m.roles)}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>`;
+    return { title: project.name, body };
+  },
+});
+
+export const projectPages = [projectsPage, projectPage];
