@@ -69,7 +69,6 @@ export const webView = ({ app, pages, modules }: WebOptions) => {
   const travel = timeTravel(app);
 
   const contextFor = async (
-    request: Request,
     url: URL,
     session: Session,
     secret: string,
@@ -150,7 +149,7 @@ export const webView = ({ app, pages, modules }: WebOptions) => {
     for (const target of pages) {
       const params = matchPath(target.path, url.pathname);
       if (!params) continue;
-      const ctx = await contextFor(request, url, session, secret, { page: target, params });
+      const ctx = await contextFor(url, session, secret, { page: target, params });
       if (!form) return show(ctx, target);
       if (ctx.at !== undefined)
         return show(ctx, target, 'a page shown as of the past is read-only');

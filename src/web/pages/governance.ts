@@ -34,6 +34,21 @@ const packageRow = (ctx: PageContext, wp: WorkPackageView, members: readonly str
     <td class="actions">${packageForms(ctx, wp, members)}</td>
   </tr>`;
 
+/** A state (and a member's pending actions) shows its first 50; `?all=1` shows every one. */
+export const ROWS_PER_STATE = 50;
+
+const newestFirst = (a: WorkPackageView, b: WorkPackageView) =>
+  b.updated_at.localeCompare(a.updated_at) || b.work_package_id.localeCompare(a.work_package_id);
+
+const more = (ctx: PageContext, shown: number, total: number) => {
+  if (shown === total) return html``;
+  const all = new URL(ctx.url);
+  all.searchParams.set('all', '1');
+  return html`<p>
+    ${shown} of ${total} shown. <a href="${all.pathname + all.search}">Show all ${total}</a>
+  </p>`;
+};
+
 /** Work packages grouped by state, one table per state (empty states say so). */
 const byState = (
   ctx: PageContext,
@@ -41,10 +56,12 @@ const byState = (
   members: readonly string[],
 ) =>
   WorkPackageStatus.options.map((status) => {
-    const rows = packages.filter((p) => p.status === status);
+    const inState = packages.filter((p) => p.status === status).sort(newestFirst);
+    const rows = ctx.url.searchParams.has('all') ? inState : inState.slice(0, ROWS_PER_STATE);
     const id = `state-${status.toLowerCase()}`;
     return html`<section aria-labelledby="${id}">
-      <h3 id="${id}">${status} (${rows.length})</h3>
+      <h3 id="${id}">${status} (${inState.length})</h3>
+      ${more(ctx, rows.length, inState.length)}
       ${
         rows.length === 0
           ? html`<p>None.</p>`
@@ -95,41 +112,46 @@ const escalationForm = (ctx: PageContext, escalationId: string) =>
   );
 
 const pendingTable = (ctx: PageContext, rows: readonly RoleActions[]): Html => {
-  const lines = rows.flatMap((r) => r.actions.map((a) => ({ ...r, a })));
+  const all = ctx.url.searchParams.has('all');
+  const lines = rows.flatMap((r) =>
+    (all ? r.actions : r.actions.slice(0, ROWS_PER_STATE)).map((a) => ({ ...r, a })),
+  );
+  const total = rows.reduce((n, r) => n + r.actions.length, 0);
   if (lines.length === 0) return html`<p>Nobody has anything pending.</p>`;
-  return html`<table>
-    <thead>
-      <tr>
-        <th scope="col">Role</th>
-        <th scope="col">Actor</th>
-        <th scope="col">Action</th>
-        <th scope="col">About</th>
-        <th scope="col">Since</th>
-        <th scope="col">Do it</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${lines.map(
-        ({ role, actor, a }) =>
-          html`<tr>
-            <td>${role}</td>
-            <th scope="row">${actor}</th>
-            <td><code>${a.action}</code>${a.ready_to_accept ? ' (ready to accept)' : ''}</td>
-            <td>
-              ${a.title} ${a.work_package_id ? html`<small>(${a.work_package_id})</small>` : ''}
-            </td>
-            <td><time datetime="${a.since}">${a.since}</time></td>
-            <td>
-              ${
-                a.action === 'resolve_escalation' && a.escalation_id
-                  ? escalationForm(ctx, a.escalation_id)
-                  : ''
-              }
-            </td>
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+  return html`${more(ctx, lines.length, total)}
+    <table>
+      <thead>
+        <tr>
+          <th scope="col">Role</th>
+          <th scope="col">Actor</th>
+          <th scope="col">Action</th>
+          <th scope="col">About</th>
+          <th scope="col">Since</th>
+          <th scope="col">Do it</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${lines.map(
+          ({ role, actor, a }) =>
+            html`<tr>
+              <td>${role}</td>
+              <th scope="row">${actor}</th>
+              <td><code>${a.action}</code>${a.ready_to_accept ? ' (ready to accept)' : ''}</td>
+              <td>
+                ${a.title} ${a.work_package_id ? html`<small>(${a.work_package_id})</small>` : ''}
+              </td>
+              <td><time datetime="${a.since}">${a.since}</time></td>
+              <td>
+                ${
+                  a.action === 'resolve_escalation' && a.escalation_id
+                    ? escalationForm(ctx, a.escalation_id)
+                    : ''
+                }
+              </td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>`;
 };
 
 /** Governance: work packages by state, pending actions by role, and the PO/PM forms. */
