@@ -18,7 +18,14 @@ export const liveStreams = (app: App, contextOf: (type: string) => string) => {
     let end = () => {};
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
-        const send = (text: string) => controller.enqueue(encoder.encode(text));
+        // a client gone between two events: its stream ends, the subscription with it
+        const send = (text: string) => {
+          try {
+            controller.enqueue(encoder.encode(text));
+          } catch {
+            end();
+          }
+        };
         end = () => {
           subscription?.unsubscribe();
           clearInterval(heartbeat);
