@@ -1,0 +1,44 @@
+import { DomainError, type ErrorCode } from '../errors.js';
+
+/**
+ * The intent contract's own error codes (contracts/intent.md, NOTES.md). Every error carries
+ * `code` and `retryable` in its details, as the public implementation's errors do.
+ */
+export const IntentCode = {
+  PROJECT_ROOT_METADATA_INVALID: false,
+  PROJECT_ROOT_MISMATCH: false,
+  PROJECT_ROOT_REQUIRED: false,
+  PROJECT_ROOT_INVALID: false,
+  REQUEST_ID_REUSED: false,
+  INVALID_ARGUMENT: false,
+  AUTHORITY_VIOLATION: false,
+  TASK_NOT_FOUND: false,
+  TASK_PROJECT_MISMATCH: false,
+  TASK_DELETED: false,
+  CLAIM_NOT_FOUND: false,
+  CLAIM_NOT_ACTIVE: false,
+  CONFIRMATION_MISMATCH: false,
+  PRIVATE_STATE_UNAVAILABLE: false,
+  PRIVATE_TOKEN_REQUIRED: false,
+  IMPORT_INVALID: false,
+  LOCK_TIMEOUT: true,
+  CORRUPT_LEDGER: false,
+  INTERNAL_ERROR: true,
+} as const satisfies Record<string, boolean>;
+export type IntentCode = keyof typeof IntentCode;
+
+/**
+ * An intent domain error. The kernel's DomainError takes any stable string as its code once the
+ * kernel API lands; until then the contract's codes pass through its narrower type here, the
+ * one place that knows.
+ */
+export const intentError = (
+  code: IntentCode,
+  message: string,
+  details: Record<string, unknown> = {},
+): DomainError =>
+  new DomainError(code as unknown as ErrorCode, message, {
+    ...details,
+    code,
+    retryable: IntentCode[code],
+  });

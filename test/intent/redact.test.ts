@@ -1,0 +1,47 @@
+import { strict as assert } from 'node:assert';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { EXCERPT_MAX, redactAndCap, STATEMENT_MAX } from '../../src/commands/intent/redact.js';
+
+describe('intent redaction and caps', () => {
+  const secrets = [
+    ['AKIAABCDEFGHIJKLMNOP', 'aws_access_key'],
+    [`ghp_${'a'.repeat(36)}`, 'github_token'],
+    [`sk-proj-${'b'.repeat(40)}`, 'api_key'],
+    ['password=hunter2hunter2', 'assignment'],
+    [`Authorization: Bearer ${'c'.repeat(32)}`, 'bearer'],
+    ['postgres://me:s3cr3tpw@db.local/x', 'url_credentials'],
+    ['-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----', 'private_key'],
+  ] as const;
+  for (const [secret, kind] of secrets)
+    it(`redacts a ${kind}`, () => {
+      const out = redactAndCap(`use ${secret} please`, STATEMENT_MAX);
+      assert.ok(out.text.includes(`[REDACTED:${kind}]`), out.text);
+      assert.ok(!out.text.includes(secret), out.text);
+      assert.equal(out.redactions, 1);
+    });
+
+  it('leaves ordinary prose alone', () =>
+    assert.deepEqual(redactAndCap('  keep the API stable  ', 500), {
+      text: 'keep the API stable',
+      redactions: 0,
+      truncated: false,
+    }));
+
+  it('caps at the limit without splitting a surrogate pair', () =>
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'grapheme', maxLength: 800 }),
+        fc.constantFrom(STATEMENT_MAX, EXCERPT_MAX),
+        (s, max) => {
+          const out = redactAndCap(s, max);
+          assert.ok(out.text.length <= max);
+          assert.ok(!/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(out.text));
+          assert.equal(
+            out.truncated,
+            s.trim().length > max && out.redactions === 0 ? true : out.truncated,
+          );
+        },
+      ),
+    ));
+});
