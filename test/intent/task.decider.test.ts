@@ -262,3 +262,27 @@ describe('intent task decider', () => {
         ]));
   });
 });
+
+describe('intent task decider: modes route semantic writes', () => {
+  const privateMode: IntentEvent = {
+    type: 'intent.mode_set',
+    data: { project_id: P, task_id: T, mode: 'private', marker_hash: 'h', set_at: NOW },
+  };
+  const offMode: IntentEvent = {
+    type: 'intent.mode_set',
+    data: { project_id: P, task_id: T, mode: 'off', marker_hash: null, set_at: NOW },
+  };
+  const b = claim('b', 'inferred');
+  it('refuses to write a claim to the log while the task is private', () =>
+    given([started, privateMode])
+      .when({ type: 'AddClaim', data: { claim: b, now: NOW, route: 'log' } })
+      .thenThrows(withCode('MODE_CHANGED')));
+  it('decides a private claim for memory', () =>
+    given([started, privateMode])
+      .when({ type: 'AddClaim', data: { claim: b, now: NOW, route: 'memory' } })
+      .then([added(b)]));
+  it('refuses every semantic write while the task is off', () =>
+    given([started, offMode])
+      .when({ type: 'AddClaim', data: { claim: b, now: NOW } })
+      .thenThrows(withCode('MODE_CHANGED')));
+});

@@ -19,6 +19,7 @@ export const IntentCode = {
   CLAIM_NOT_ACTIVE: false,
   CONFIRMATION_MISMATCH: false,
   PRIVATE_STATE_UNAVAILABLE: false,
+  MODE_CHANGED: true,
   PRIVATE_TOKEN_REQUIRED: false,
   IMPORT_INVALID: false,
   LOCK_TIMEOUT: true,

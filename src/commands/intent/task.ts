@@ -15,7 +15,30 @@ export const INITIAL_CLAIMS_MAX = 12;
 /** Long-term promotion needs the claim in this many distinct tasks, then the user's word. */
 export const PROMOTION_TASKS = 3;
 
-type On = { now: string };
+/**
+ * Where the decided events go: the log, or (private mode) this process's memory only. The
+ * decider refuses a route the task's mode does not allow, so a write racing a mode change
+ * never puts semantic content on disk.
+ */
+export type Route = 'log' | 'memory';
+type On = { now: string; route?: Route };
+
+const SEMANTIC: ReadonlySet<TaskCommand['type']> = new Set([
+  'AddClaim',
+  'ReplaceClaim',
+  'InvalidateClaim',
+  'PromoteClaim',
+  'ImportClaims',
+  'RecordCandidate',
+]);
+
+const checkRoute = (state: TaskState, command: TaskCommand): void => {
+  if (!SEMANTIC.has(command.type)) return;
+  const route = command.data.route ?? 'log';
+  const allowed = state.mode === 'on' ? 'log' : state.mode === 'private' ? 'memory' : undefined;
+  if (route !== allowed)
+    throw intentError('MODE_CHANGED', `the task is in mode ${state.mode}`, { mode: state.mode });
+};
 
 /**
  * Commands on one task. Facts the decider cannot know come in: ids, `now`, and for a promotion
@@ -172,6 +195,7 @@ const deleteTask = (state: TaskState, now: string): IntentEvent[] => [
 const decide = (command: TaskCommand, state: TaskState): IntentEvent[] => {
   if (command.type === 'StartTask') return start(state, command.data);
   requireTask(state);
+  checkRoute(state, command);
   const { data } = command;
   switch (command.type) {
     case 'AddClaim':

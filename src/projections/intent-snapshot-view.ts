@@ -1,0 +1,184 @@
+import type { ClaimBody, IntentMode } from '../events/catalog/intent.js';
+
+/**
+ * The intent snapshot, as a pure function of a task's claims: capped, deterministic (the same
+ * claims and `now` give byte-identical JSON), and honest about what it left out. A conflict is
+ * never resolved to fit the cap: every unresolved dispute is counted, each one shown lists the
+ * claims it disputes with their statements, whether or not they made the current list.
+ */
+export type ClaimView = {
+  body: ClaimBody;
+  life: 'active' | 'superseded' | 'invalidated';
+  superseded_by: string | null;
+  promoted: boolean;
+  /** order of addition within the task */
+  seq: number;
+};
+
+export type TaskHead = {
+  project_id: string;
+  task_id: string;
+  mode: IntentMode;
+  deleted: boolean;
+  started_at: string;
+  candidate_count: number;
+  imports: number;
+};
+
+export const SNAPSHOT_CAPS = { current: 40, unknowns: 20, disputes: 20, chars: 16_000 } as const;
+/** An unconfirmed inferred long-term claim goes stale after this long (NOTES.md). */
+export const STALE_AFTER_MS = 90 * 24 * 60 * 60 * 1000;
+
+export type ClaimLine = {
+  claim_id: string;
+  statement: string;
+  epistemic_status: ClaimBody['epistemic_status'];
+  role: ClaimBody['role'];
+  scope: ClaimBody['scope'];
+  source_kind: ClaimBody['source_ref']['kind'];
+  confidence: number | null;
+  facets: ClaimBody['facets'];
+  affects_decision: string | null;
+  supersedes: string[];
+  imported: boolean;
+  valid_from: string;
+};
+
+export type DisputeLine = ClaimLine & {
+  disputed_claims: { claim_id: string; statement: string | null; life: string }[];
+};
+
+export type StaleWarning = {
+  claim_id: string;
+  reason: 'long_term_unconfirmed' | 'dispute_over_inactive_claim';
+};
+
+export type Snapshot = {
+  project_id: string;
+  task_id: string;
+  mode: IntentMode;
+  active_claims: number;
+  current: ClaimLine[];
+  unknowns: ClaimLine[];
+  disputes: DisputeLine[];
+  unresolved_disputes: number;
+  open_unknowns: number;
+  stale_warnings: StaleWarning[];
+  candidate_count: number;
+  incomplete_external_history: boolean;
+  omitted: { current: number; unknowns: number; disputes: number };
+  truncated: boolean;
+};
+
+const line = ({ body }: ClaimView): ClaimLine => ({
+  claim_id: body.claim_id,
+  statement: body.statement,
+  epistemic_status: body.epistemic_status,
+  role: body.role,
+  scope: body.scope,
+  source_kind: body.source_ref.kind,
+  confidence: body.confidence,
+  facets: body.facets,
+  affects_decision: body.affects_decision,
+  supersedes: body.supersedes,
+  imported: body.import_id !== null,
+  valid_from: body.valid_from,
+});
+
+const RANK = { explicit: 0, evidence: 1, inferred: 2, unknown: 3, disputed: 4 } as const;
+
+/** User-explicit first, then evidence, then inference; newest first; ties by id. */
+const byPriority = (a: ClaimView, b: ClaimView): number =>
+  RANK[a.body.epistemic_status] - RANK[b.body.epistemic_status] ||
+  b.seq - a.seq ||
+  (a.body.claim_id < b.body.claim_id ? -1 : 1);
+
+const isStale = (c: ClaimView, now: number): boolean =>
+  c.body.candidate && !c.promoted && now - Date.parse(c.body.valid_from) > STALE_AFTER_MS;
+
+/** Takes items in order while both the count and the shared character budget allow. */
+const take = <T extends { statement: string }>(
+  items: readonly T[],
+  max: number,
+  budget: { chars: number },
+): T[] => {
+  const kept: T[] = [];
+  for (const item of items) {
+    if (kept.length >= max || item.statement.length > budget.chars) break;
+    budget.chars -= item.statement.length;
+    kept.push(item);
+  }
+  return kept;
+};
+
+const disputeLine = (c: ClaimView, byId: ReadonlyMap<string, ClaimView>): DisputeLine => ({
+  ...line(c),
+  disputed_claims: c.body.disputes.map((id) => {
+    const target = byId.get(id);
+    return {
+      claim_id: id,
+      statement: target?.body.statement ?? null,
+      life: target?.life ?? 'deleted',
+    };
+  }),
+});
+
+export const buildSnapshot = (
+  head: TaskHead,
+  claims: readonly ClaimView[],
+  now: string,
+  caps: typeof SNAPSHOT_CAPS = SNAPSHOT_CAPS,
+): Snapshot => {
+  const at = Date.parse(now);
+  const byId = new Map(claims.map((c) => [c.body.claim_id, c]));
+  const active = claims.filter((c) => c.life === 'active').sort(byPriority);
+  const stale = active.filter((c) => isStale(c, at));
+  const live = active.filter((c) => !isStale(c, at));
+  const disputes = live.filter((c) => c.body.epistemic_status === 'disputed');
+  const unknowns = live.filter((c) => c.body.epistemic_status === 'unknown');
+  const current = live.filter((c) => RANK[c.body.epistemic_status] < RANK.unknown);
+  // conflicts first: the budget goes to what is unresolved before what is settled
+  const budget = { chars: caps.chars };
+  const shownDisputes = take(
+    disputes.map((d) => disputeLine(d, byId)),
+    caps.disputes,
+    budget,
+  );
+  const shownUnknowns = take(unknowns.map(line), caps.unknowns, budget);
+  const shownCurrent = take(current.map(line), caps.current, budget);
+  const overInactive = disputes.filter((d) =>
+    d.body.disputes.some((id) => byId.get(id)?.life !== 'active'),
+  );
+  const omitted = {
+    current: current.length - shownCurrent.length,
+    unknowns: unknowns.length - shownUnknowns.length,
+    disputes: disputes.length - shownDisputes.length,
+  };
+  return {
+    project_id: head.project_id,
+    task_id: head.task_id,
+    mode: head.mode,
+    active_claims: active.length,
+    current: shownCurrent,
+    unknowns: shownUnknowns,
+    disputes: shownDisputes,
+    unresolved_disputes: disputes.length,
+    open_unknowns: unknowns.length,
+    stale_warnings: [
+      ...stale.map((c) => ({
+        claim_id: c.body.claim_id,
+        reason: 'long_term_unconfirmed' as const,
+      })),
+      ...overInactive.map((c) => ({
+        claim_id: c.body.claim_id,
+        reason: 'dispute_over_inactive_claim' as const,
+      })),
+    ],
+    candidate_count:
+      head.candidate_count +
+      claims.filter((c) => c.body.candidate && !c.promoted && c.life === 'active').length,
+    incomplete_external_history: head.imports > 0,
+    omitted,
+    truncated: omitted.current + omitted.unknowns + omitted.disputes > 0,
+  };
+};

@@ -1,0 +1,134 @@
+import type { z } from 'zod';
+import { intentEvents } from '../events/catalog/intent.js';
+import type { EventDefinition, LogEvent, ModelStore } from '../events/index.js';
+import { modelPrefix, type ModelTx, type Projector } from './projector.js';
+import type { ClaimView, TaskHead } from './intent-snapshot-view.js';
+
+/**
+ * The intent snapshot read model: per task a head (mode, counts) and one value per claim; the
+ * capped snapshot itself is built from them at read time (intent-snapshot-view.ts), because
+ * staleness depends on `now`. Deleted claims and tasks leave no value behind.
+ */
+export const INTENT_SNAPSHOT = 'intent.snapshot';
+
+const seg = encodeURIComponent;
+const taskKey = (p: string, t: string) => `task/${seg(p)}/${seg(t)}`;
+const claimPrefix = (p: string, t: string) => `claim/${seg(p)}/${seg(t)}/`;
+const claimKey = (p: string, t: string, c: string) => `${claimPrefix(p, t)}${seg(c)}`;
+
+type Head = TaskHead & { claim_seq: number; last_position: number };
+
+type Defs = (typeof intentEvents)[number];
+type Typed = {
+  [D in Defs as D['type']]: { type: D['type']; data: NonNullable<D['latest']> };
+}[Defs['type']];
+
+const latest = new Map<string, z.ZodType>(
+  intentEvents.map((d: EventDefinition) => [d.type, d.versions[d.versions.length - 1]!]),
+);
+
+/**
+ * The event with its typed data, or undefined for a shredded one (a deleted claim's content
+ * reads as empty data and fails its schema). Parsing is what types the data, without a cast.
+ */
+const typed = (event: LogEvent): Typed | undefined => {
+  const parsed = latest.get(event.type)?.safeParse(event.data);
+  return parsed?.success ? ({ type: event.type, data: parsed.data } as Typed) : undefined;
+};
+
+const updateHead = async (tx: ModelTx, p: string, t: string, change: (h: Head) => Head) => {
+  const head = await tx.get<Head>(taskKey(p, t));
+  if (head) tx.put(taskKey(p, t), change(head));
+};
+
+const updateClaim = async (
+  tx: ModelTx,
+  p: string,
+  t: string,
+  id: string,
+  change: Partial<ClaimView>,
+) => {
+  const claim = await tx.get<ClaimView>(claimKey(p, t, id));
+  if (claim) tx.put(claimKey(p, t, id), { ...claim, ...change });
+};
+
+const apply = async (event: LogEvent, tx: ModelTx): Promise<void> => {
+  const e = typed(event);
+  if (!e) return;
+  const { project_id: p, task_id: t } = e.data;
+  const touch = (h: Head): Head => ({ ...h, last_position: event.global_position });
+  switch (e.type) {
+    case 'intent.task_started':
+      tx.put(taskKey(p, t), {
+        project_id: p,
+        task_id: t,
+        mode: 'on',
+        deleted: false,
+        started_at: e.data.started_at,
+        candidate_count: 0,
+        imports: 0,
+        claim_seq: 0,
+        last_position: event.global_position,
+      } satisfies Head);
+      return;
+    case 'intent.claim_added': {
+      const { claim } = e.data;
+      const head = await tx.get<Head>(taskKey(p, t));
+      if (!head) return;
+      tx.put(taskKey(p, t), touch({ ...head, claim_seq: head.claim_seq + 1 }));
+      tx.put(claimKey(p, t, claim.claim_id), {
+        body: claim,
+        life: 'active',
+        superseded_by: null,
+        promoted: false,
+        seq: head.claim_seq,
+      } satisfies ClaimView);
+      for (const old of claim.supersedes)
+        await updateClaim(tx, p, t, old, { life: 'superseded', superseded_by: claim.claim_id });
+      return;
+    }
+    case 'intent.claim_invalidated':
+      await updateClaim(tx, p, t, e.data.claim_id, { life: 'invalidated' });
+      return updateHead(tx, p, t, touch);
+    case 'intent.claim_promoted':
+      await updateClaim(tx, p, t, e.data.claim_id, { promoted: true });
+      return updateHead(tx, p, t, touch);
+    case 'intent.claim_deleted':
+      tx.del(claimKey(p, t, e.data.claim_id));
+      return updateHead(tx, p, t, touch);
+    case 'intent.task_deleted':
+      for (const id of e.data.claim_ids) tx.del(claimKey(p, t, id));
+      return updateHead(tx, p, t, (h) => touch({ ...h, deleted: true, candidate_count: 0 }));
+    case 'intent.mode_set':
+      return updateHead(tx, p, t, (h) => touch({ ...h, mode: e.data.mode }));
+    case 'intent.candidate_recorded':
+      return updateHead(tx, p, t, (h) => touch({ ...h, candidate_count: h.candidate_count + 1 }));
+    case 'intent.import_recorded':
+      return updateHead(tx, p, t, (h) => touch({ ...h, imports: h.imports + 1 }));
+  }
+};
+
+export const intentSnapshotProjector: Projector = {
+  name: INTENT_SNAPSHOT,
+  version: 1,
+  handles: intentEvents.map((d) => d.type),
+  apply,
+};
+
+const prefix = modelPrefix(INTENT_SNAPSHOT);
+
+/** Reads of the snapshot model: a task's head and its claims in the order they were added. */
+export const intentSnapshotQueries = (models: ModelStore) => ({
+  head: (p: string, t: string) => models.get<Head>(prefix + taskKey(p, t)),
+  async claims(p: string, t: string): Promise<ClaimView[]> {
+    const rows = await models.range<ClaimView>({ prefix: prefix + claimPrefix(p, t) });
+    return rows.map(([, v]) => v).sort((a, b) => a.seq - b.seq);
+  },
+  /** Every task of a project that has a head (for Hooks: same-project context only). */
+  async tasks(p: string): Promise<Head[]> {
+    const rows = await models.range<Head>({ prefix: `${prefix}task/${seg(p)}/` });
+    return rows.map(([, v]) => v);
+  },
+});
+
+export type IntentTaskHead = Head;
