@@ -15,8 +15,23 @@ const seg = encodeURIComponent;
 const taskKey = (p: string, t: string) => `task/${seg(p)}/${seg(t)}`;
 const claimPrefix = (p: string, t: string) => `claim/${seg(p)}/${seg(t)}/`;
 const claimKey = (p: string, t: string, c: string) => `${claimPrefix(p, t)}${seg(c)}`;
+const candidatePrefix = (p: string, t: string) => `candidate/${seg(p)}/${seg(t)}/`;
 
-type Head = TaskHead & { claim_seq: number; last_position: number };
+/** A Hook/result/history candidate as listed: metadata only. */
+export type CandidateView = {
+  candidate_id: string;
+  origin: 'hook' | 'result' | 'history';
+  hook_event: string | null;
+  event_id: string | null;
+  sha256: string;
+  recorded_at: string;
+};
+
+type Head = TaskHead & {
+  host_session_hash: string | null;
+  claim_seq: number;
+  last_position: number;
+};
 
 type Defs = (typeof intentEvents)[number];
 type Typed = {
@@ -63,6 +78,7 @@ const apply = async (event: LogEvent, tx: ModelTx): Promise<void> => {
         project_id: p,
         task_id: t,
         mode: 'on',
+        host_session_hash: e.data.host_session_hash,
         deleted: false,
         started_at: e.data.started_at,
         candidate_count: 0,
@@ -98,11 +114,18 @@ const apply = async (event: LogEvent, tx: ModelTx): Promise<void> => {
       return updateHead(tx, p, t, touch);
     case 'intent.task_deleted':
       for (const id of e.data.claim_ids) tx.del(claimKey(p, t, id));
+      for (const id of e.data.candidate_ids) tx.del(candidatePrefix(p, t) + seg(id));
       return updateHead(tx, p, t, (h) => touch({ ...h, deleted: true, candidate_count: 0 }));
     case 'intent.mode_set':
       return updateHead(tx, p, t, (h) => touch({ ...h, mode: e.data.mode }));
-    case 'intent.candidate_recorded':
+    case 'intent.candidate_recorded': {
+      const { project_id: _p, task_id: _t, ...candidate } = e.data;
+      tx.put(
+        candidatePrefix(p, t) + seg(candidate.candidate_id),
+        candidate satisfies CandidateView,
+      );
       return updateHead(tx, p, t, (h) => touch({ ...h, candidate_count: h.candidate_count + 1 }));
+    }
     case 'intent.import_recorded':
       return updateHead(tx, p, t, (h) => touch({ ...h, imports: h.imports + 1 }));
   }
@@ -123,6 +146,10 @@ export const intentSnapshotQueries = (models: ModelStore) => ({
   async claims(p: string, t: string): Promise<ClaimView[]> {
     const rows = await models.range<ClaimView>({ prefix: prefix + claimPrefix(p, t) });
     return rows.map(([, v]) => v).sort((a, b) => a.seq - b.seq);
+  },
+  async candidates(p: string, t: string): Promise<CandidateView[]> {
+    const rows = await models.range<CandidateView>({ prefix: prefix + candidatePrefix(p, t) });
+    return rows.map(([, v]) => v);
   },
   /** Every task of a project that has a head (for Hooks: same-project context only). */
   async tasks(p: string): Promise<Head[]> {

@@ -202,7 +202,7 @@ describe('intent task decider', () => {
         started,
         {
           type: 'intent.task_deleted',
-          data: { project_id: P, task_id: T, claim_ids: [], deleted_at: NOW },
+          data: { project_id: P, task_id: T, claim_ids: [], candidate_ids: [], deleted_at: NOW },
         },
       ])
         .when({ type: 'AddClaim', data: { claim: inferredB, now: NOW } })

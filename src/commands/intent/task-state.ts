@@ -48,6 +48,7 @@ export type TaskState = {
   deleted: boolean;
   project_id: string;
   task_id: string;
+  started_at: string;
   mode: IntentMode;
   marker_hash: string | null;
   /** by claim id, in the order they were added; a deleted claim is gone from here */
@@ -63,6 +64,7 @@ export const initialTask = (): TaskState => ({
   deleted: false,
   project_id: '',
   task_id: '',
+  started_at: '',
   mode: 'on',
   marker_hash: null,
   claims: new Map(),

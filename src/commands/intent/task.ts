@@ -188,11 +188,16 @@ const promote = (
 const deleteTask = (state: TaskState, now: string): IntentEvent[] => [
   {
     type: 'intent.task_deleted',
-    data: { ...onTask(state), claim_ids: [...state.claims.keys()], deleted_at: now },
+    data: {
+      ...onTask(state),
+      claim_ids: [...state.claims.keys()],
+      candidate_ids: [...state.candidates.keys()],
+      deleted_at: now,
+    },
   },
 ];
 
-const decide = (command: TaskCommand, state: TaskState): IntentEvent[] => {
+export const decideTask = (command: TaskCommand, state: TaskState): IntentEvent[] => {
   if (command.type === 'StartTask') return start(state, command.data);
   requireTask(state);
   checkRoute(state, command);
@@ -228,6 +233,8 @@ const decide = (command: TaskCommand, state: TaskState): IntentEvent[] => {
     }
     case 'DeleteClaim': {
       const { claim_id } = command.data;
+      // a retried delete finds its tombstone: nothing more to write, the shred is re-run
+      if (state.deleted_claims.has(claim_id)) return [];
       if (!state.claims.has(claim_id))
         throw intentError('CLAIM_NOT_FOUND', 'no such claim in this task', { claim_id });
       return [
@@ -262,7 +269,7 @@ const decide = (command: TaskCommand, state: TaskState): IntentEvent[] => {
 };
 
 export const taskDecider: Decider<TaskState, TaskCommand, IntentEvent> = {
-  decide,
+  decide: decideTask,
   evolve: evolveTask,
   initialState: initialTask,
 };

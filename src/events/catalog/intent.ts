@@ -128,7 +128,12 @@ export const IntentClaimDeleted = defineEvent(
 );
 export const IntentTaskDeleted = defineEvent(
   'intent.task_deleted',
-  z.object({ ...onTask, claim_ids: z.array(z.string()), deleted_at: z.string() }),
+  z.object({
+    ...onTask,
+    claim_ids: z.array(z.string()),
+    candidate_ids: z.array(z.string()),
+    deleted_at: z.string(),
+  }),
 );
 /** `marker_hash`: in private mode, a hash of the host session token, never the token. */
 export const IntentModeSet = defineEvent(

@@ -1,0 +1,88 @@
+import { intentError } from '../commands/intent/errors.js';
+import type { TaskState } from '../commands/intent/task-state.js';
+import type { EventLog } from '../events/index.js';
+import { intentSnapshotQueries, type CandidateView } from '../projections/intent-snapshot.js';
+import {
+  buildSnapshot,
+  type ClaimView,
+  type Snapshot,
+  type TaskHead,
+} from '../projections/intent-snapshot-view.js';
+import type { PrivateStore } from './intent-private.js';
+import { loadTask, offStatus, taskStream, type OffStatus } from './intent-writes.js';
+
+export type TaskView = { head: TaskHead; claims: ClaimView[]; candidates: CandidateView[] };
+
+/** A private task's view, from the state this process folded (the log's part has no content). */
+const memoryView = (state: TaskState): TaskView => ({
+  head: {
+    project_id: state.project_id,
+    task_id: state.task_id,
+    mode: state.mode,
+    deleted: state.deleted,
+    started_at: state.started_at,
+    candidate_count: state.candidates.size,
+    imports: state.imports.length,
+  },
+  claims: [...state.claims.values()].map((c, seq) => ({ ...c, seq })),
+  candidates: [...state.candidates.values()].map((c) => ({ ...c, event_id: null })),
+});
+
+/**
+ * The intent surface's reads. A private task is read from this process's memory; every other
+ * task from the snapshot read model once it has folded everything committed before the read.
+ * A task's claims are cached by the log position its head last moved at, so a repeated
+ * snapshot of a large task does not decode every claim again.
+ */
+export const intentReads = (
+  log: EventLog,
+  waitFor: (position: number) => Promise<void>,
+  store: PrivateStore,
+) => {
+  const queries = intentSnapshotQueries(log.models);
+  const cache = new Map<string, { position: number; claims: ClaimView[] }>();
+
+  const claimsOf = async (p: string, t: string, position: number): Promise<ClaimView[]> => {
+    const key = taskStream(p, t);
+    const hit = cache.get(key);
+    if (hit?.position === position) return hit.claims;
+    const claims = await queries.claims(p, t);
+    if (cache.size > 64) cache.clear();
+    cache.set(key, { position, claims });
+    return claims;
+  };
+
+  const view = async (p: string, t: string): Promise<TaskView | OffStatus> => {
+    const stream = taskStream(p, t);
+    if (store.get(stream)) {
+      const state = await loadTask(log, stream, store);
+      if (state.mode === 'private') return memoryView(state);
+      store.drop(stream);
+    }
+    await waitFor(await log.head());
+    const head = await queries.head(p, t);
+    if (!head) throw intentError('TASK_NOT_FOUND', 'no such task in this project', { task_id: t });
+    if (head.deleted) throw intentError('TASK_DELETED', 'the task was deleted', { task_id: t });
+    if (head.mode === 'off') return offStatus();
+    if (head.mode === 'private')
+      throw intentError(
+        'PRIVATE_STATE_UNAVAILABLE',
+        'the task is private and this process holds none of its private state; set the mode ' +
+          'to on or off to continue',
+      );
+    const [claims, candidates] = await Promise.all([
+      claimsOf(p, t, head.last_position),
+      queries.candidates(p, t),
+    ]);
+    return { head, claims, candidates };
+  };
+
+  const snapshot = async (p: string, t: string, now: string): Promise<Snapshot | OffStatus> => {
+    const v = await view(p, t);
+    return 'head' in v ? buildSnapshot(v.head, v.claims, now) : v;
+  };
+
+  return { view, snapshot, tasks: queries.tasks };
+};
+
+export type IntentReads = ReturnType<typeof intentReads>;

@@ -1,0 +1,130 @@
+import { isDomainError } from '../commands/errors.js';
+import { runCommand } from '../commands/handler.js';
+import { fingerprint } from '../commands/idempotency.js';
+import { intentError } from '../commands/intent/errors.js';
+import { decideTask, taskDecider, type Route, type TaskCommand } from '../commands/intent/task.js';
+import type { IntentEvent, TaskState } from '../commands/intent/task-state.js';
+import { streamName, type AppendMeta, type EventLog } from '../events/index.js';
+import type { PrivateStore } from './intent-private.js';
+
+/** A task's stream: one per task, inside its project. */
+export const taskStream = (projectId: string, taskId: string): string =>
+  streamName({ aggregateType: 'intent_task', projectId, aggregateId: taskId });
+
+/** What a caller is told when the task is off: not an error, nothing read or written. */
+export type OffStatus = { mode: 'off'; accepted: false; message: string };
+export const offStatus = (): OffStatus => ({
+  mode: 'off',
+  accepted: false,
+  message: 'intent recording is off for this task; set the mode to on to record or read intent',
+});
+
+export type Written<R> =
+  | { kind: 'written'; result: R; position: number; replayed: boolean }
+  | { kind: 'off'; status: OffStatus };
+
+export type WriteCall<R> = {
+  project_id: string;
+  task_id: string;
+  operation: string;
+  args: Record<string, unknown>;
+  request_id?: string | undefined;
+  caller_id: string;
+  command: (route: Route) => TaskCommand;
+  respond: (state: TaskState, events: IntentEvent[]) => R;
+};
+
+const metaOf = (callerId: string): AppendMeta => ({
+  actor_id: callerId,
+  actor_role: 'INTENT',
+  correlation_id: null,
+  causation_event_id: null,
+});
+
+/** Loads a task from the log, then folds this process's private events on top. */
+export const loadTask = async (log: EventLog, stream: string, store: PrivateStore) => {
+  const { state } = await log.aggregateStream(stream, {
+    evolve: taskDecider.evolve,
+    initialState: taskDecider.initialState,
+  });
+  return (store.get(stream)?.events ?? []).reduce(taskDecider.evolve, state);
+};
+
+const requestIdReused = () =>
+  intentError('REQUEST_ID_REUSED', 'this request_id was used with different arguments');
+
+const reused = (error: unknown): never => {
+  throw isDomainError(error) && error.details.reason === 'key_reused' ? requestIdReused() : error;
+};
+
+/**
+ * The write path of the intent surface: to the log (with `request_id` deduplicated in the
+ * same atomic append, across processes), or, for a private task, to this process's memory.
+ * The decider refuses a route the task's mode does not allow; the answer says where to go.
+ */
+export const intentWrites = (log: EventLog, store: PrivateStore) => {
+  const toLog = async <R>(call: WriteCall<R>): Promise<Written<R>> => {
+    const outcome = await runCommand(log, {
+      decider: taskDecider,
+      stream: taskStream(call.project_id, call.task_id),
+      command: call.command('log'),
+      meta: metaOf(call.caller_id),
+      ...(call.request_id === undefined
+        ? {}
+        : {
+            idempotency: {
+              key: call.request_id,
+              projectId: call.project_id,
+              callerId: call.caller_id,
+              operation: call.operation,
+              args: call.args,
+            },
+          }),
+      respond: call.respond,
+    }).catch(reused);
+    return { kind: 'written', ...outcome };
+  };
+
+  const toMemory = <R>(call: WriteCall<R>, stream: string): Promise<Written<R>> =>
+    store.serially(stream, async () => {
+      const task = store.get(stream);
+      if (!task) throw intentError('PRIVATE_STATE_UNAVAILABLE', 'private state was lost');
+      const print = fingerprint(call.operation, call.args);
+      const prior = call.request_id === undefined ? undefined : task.requests.get(call.request_id);
+      if (prior && prior.fingerprint !== print) throw requestIdReused();
+      if (prior)
+        return { kind: 'written', result: prior.response as R, position: 0, replayed: true };
+      const state = await loadTask(log, stream, store);
+      const events = decideTask(call.command('memory'), state);
+      task.events.push(...events);
+      const result = call.respond(events.reduce(taskDecider.evolve, state), events);
+      if (call.request_id !== undefined)
+        task.requests.set(call.request_id, { fingerprint: print, response: result });
+      return { kind: 'written', result, position: 0, replayed: false };
+    });
+
+  /** Tries the route this process expects, then the one the task's mode names. */
+  const write = async <R>(call: WriteCall<R>): Promise<Written<R>> => {
+    const stream = taskStream(call.project_id, call.task_id);
+    const first: Route = store.get(stream) ? 'memory' : 'log';
+    try {
+      return await (first === 'memory' ? toMemory(call, stream) : toLog(call));
+    } catch (error) {
+      if (!(isDomainError(error) && error.details.code === 'MODE_CHANGED')) throw error;
+      const mode = error.details.mode;
+      if (mode === 'off') return { kind: 'off', status: offStatus() };
+      if (mode === 'on' && first === 'memory') {
+        store.drop(stream);
+        return toLog(call);
+      }
+      throw intentError(
+        'PRIVATE_STATE_UNAVAILABLE',
+        'the task is private and this process holds none of its private state (a restart ' +
+          'loses it by design); set the mode to on or off to continue',
+        { mode },
+      );
+    }
+  };
+
+  return { write };
+};

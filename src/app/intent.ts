@@ -1,0 +1,164 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { toClaimBody, type ClaimInput, type TextReport } from '../commands/intent/claim-input.js';
+import { intentError } from '../commands/intent/errors.js';
+import { claimSubject } from '../commands/intent/task.js';
+import type { TaskState } from '../commands/intent/task-state.js';
+import type { ClaimBody, IntentMode, SourceRef } from '../events/catalog/intent.js';
+import { sha256Hex, type EventLog } from '../events/index.js';
+import { privateStore } from './intent-private.js';
+import { intentProjects } from './intent-project.js';
+import { intentReads } from './intent-reads.js';
+import { intentWrites, taskStream, type Written } from './intent-writes.js';
+
+/** Who calls and in which project; `request_id` deduplicates a task-scoped mutation. */
+export type IntentCall = { project_id: string; caller_id: string; request_id?: string | undefined };
+
+export type ClaimResult = {
+  claim_id: string;
+  epistemic_status: ClaimBody['epistemic_status'];
+  scope: ClaimBody['scope'];
+  candidate: boolean;
+  supersedes: string[];
+  redactions: number;
+  truncated: boolean;
+};
+
+/** A task id a retry of the same start lands on: derived from the project and request_id. */
+const stableTaskId = (projectId: string, requestId: string): string => {
+  const hex = createHash('sha256').update(`intent-task\0${projectId}\0${requestId}`).digest('hex');
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+};
+
+export const markerHash = (token: string): string => sha256Hex(`intent-private\0${token}`);
+
+const claimResult = (body: ClaimBody, report: TextReport): ClaimResult => ({
+  claim_id: body.claim_id,
+  epistemic_status: body.epistemic_status,
+  scope: body.scope,
+  candidate: body.candidate,
+  supersedes: body.supersedes,
+  ...report,
+});
+
+/**
+ * The intent surface's services for one app: root → project, the write path (log or private
+ * memory), the reads, and what Hooks need. Every call is already scoped to one project.
+ */
+export const intentService = (
+  log: EventLog,
+  waitFor: (position: number) => Promise<void>,
+  clock: () => string = () => new Date().toISOString(),
+) => {
+  const store = privateStore();
+  const writes = intentWrites(log, store);
+  const reads = intentReads(log, waitFor, store);
+
+  const claimOp = (
+    call: IntentCall,
+    task_id: string,
+    operation: string,
+    args: Record<string, unknown>,
+    input: ClaimInput,
+    type: 'AddClaim' | 'ReplaceClaim',
+  ): Promise<Written<ClaimResult>> => {
+    const now = clock();
+    const { body, report } = toClaimBody(input, { claim_id: randomUUID(), now });
+    return writes.write({
+      ...call,
+      task_id,
+      operation,
+      args,
+      caller_id: call.caller_id,
+      command: (route) => ({ type, data: { claim: body, now, route } }),
+      respond: () => claimResult(body, report),
+    });
+  };
+
+  const startTask = async (
+    call: IntentCall,
+    args: { task_id?: string | undefined; host_session_id?: string | undefined; claims: ClaimInput[] },
+  ) => {
+    const task_id =
+      args.task_id ??
+      (call.request_id === undefined ? randomUUID() : stableTaskId(call.project_id, call.request_id));
+    const now = clock();
+    const built = args.claims.map((c) => toClaimBody(c, { claim_id: randomUUID(), now }));
+    const host_session_hash =
+      args.host_session_id === undefined ? null : markerHash(args.host_session_id);
+    const outcome = await writes.write({
+      ...call,
+      task_id,
+      operation: 'intent_start_task',
+      args: { ...args, task_id },
+      command: () => ({
+        type: 'StartTask',
+        data: {
+          project_id: call.project_id,
+          task_id,
+          host_session_hash,
+          claims: built.map((b) => b.body),
+          now,
+        },
+      }),
+      respond: (_state: TaskState, events) => ({
+        created: events.length > 0,
+        claims: built.map((b) => claimResult(b.body, b.report)),
+      }),
+    });
+    if (outcome.kind === 'off') throw new Error('a task start is never refused by mode');
+    return { task_id, ...outcome };
+  };
+
+  const invalidate = (
+    call: IntentCall,
+    task_id: string,
+    args: { claim_id: string; reason: string; source_ref: SourceRef },
+  ) =>
+    writes.write({
+      ...call,
+      task_id,
+      operation: 'intent_invalidate',
+      args,
+      command: (route) => ({ type: 'InvalidateClaim', data: { ...args, now: clock(), route } }),
+      respond: () => ({ claim_id: args.claim_id, life: 'invalidated' as const }),
+    });
+
+  const setMode = async (
+    call: IntentCall,
+    task_id: string,
+    mode: IntentMode,
+    hostSession: string | undefined,
+  ) => {
+    if (mode === 'private' && hostSession === undefined)
+      throw intentError('PRIVATE_TOKEN_REQUIRED', 'private mode needs host_session_id');
+    const marker_hash = mode === 'private' ? markerHash(hostSession!) : null;
+    const stream = taskStream(call.project_id, task_id);
+    const outcome = await writes.write({
+      ...call,
+      task_id,
+      operation: 'intent_set_mode',
+      args: { task_id, mode, marker_hash },
+      command: () => ({ type: 'SetMode', data: { mode, marker_hash, now: clock() } }),
+      respond: (state: TaskState) => ({ task_id, mode: state.mode }),
+    });
+    if (mode === 'private' && marker_hash) store.open(stream, marker_hash);
+    else store.drop(stream);
+    return outcome;
+  };
+
+  return {
+    projects: intentProjects(log, waitFor),
+    reads,
+    writes,
+    store,
+    clock,
+    startTask,
+    claimOp,
+    invalidate,
+    setMode,
+    claimSubject,
+  };
+};
+
+export type IntentService = ReturnType<typeof intentService>;
