@@ -30,6 +30,8 @@ export type WriteCall<R> = {
   args: Record<string, unknown>;
   request_id?: string | undefined;
   caller_id: string;
+  /** control writes (start, mode, delete) always go to the log, whatever the mode */
+  persist?: boolean;
   command: (route: Route) => TaskCommand;
   respond: (state: TaskState, events: IntentEvent[]) => R;
 };
@@ -106,7 +108,7 @@ export const intentWrites = (log: EventLog, store: PrivateStore) => {
   /** Tries the route this process expects, then the one the task's mode names. */
   const write = async <R>(call: WriteCall<R>): Promise<Written<R>> => {
     const stream = taskStream(call.project_id, call.task_id);
-    const first: Route = store.get(stream) ? 'memory' : 'log';
+    const first: Route = !call.persist && store.get(stream) ? 'memory' : 'log';
     try {
       return await (first === 'memory' ? toMemory(call, stream) : toLog(call));
     } catch (error) {

@@ -1,12 +1,16 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { toClaimBody, type ClaimInput, type TextReport } from '../commands/intent/claim-input.js';
 import { intentError } from '../commands/intent/errors.js';
+import { EXCERPT_MAX, redactAndCap, STATEMENT_MAX } from '../commands/intent/redact.js';
 import { claimSubject } from '../commands/intent/task.js';
 import type { TaskState } from '../commands/intent/task-state.js';
 import type { ClaimBody, IntentMode, SourceRef } from '../events/catalog/intent.js';
 import { sha256Hex, type EventLog } from '../events/index.js';
+import { INTENT_SNAPSHOT } from '../projections/intent-snapshot.js';
+import { perApp } from './per-app.js';
 import { privateStore } from './intent-private.js';
 import { intentProjects } from './intent-project.js';
+import { intentIo } from './intent-io.js';
 import { intentReads } from './intent-reads.js';
 import { intentWrites, taskStream, type Written } from './intent-writes.js';
 
@@ -77,11 +81,17 @@ export const intentService = (
 
   const startTask = async (
     call: IntentCall,
-    args: { task_id?: string | undefined; host_session_id?: string | undefined; claims: ClaimInput[] },
+    args: {
+      task_id?: string | undefined;
+      host_session_id?: string | undefined;
+      claims: ClaimInput[];
+    },
   ) => {
     const task_id =
       args.task_id ??
-      (call.request_id === undefined ? randomUUID() : stableTaskId(call.project_id, call.request_id));
+      (call.request_id === undefined
+        ? randomUUID()
+        : stableTaskId(call.project_id, call.request_id));
     const now = clock();
     const built = args.claims.map((c) => toClaimBody(c, { claim_id: randomUUID(), now }));
     const host_session_hash =
@@ -90,6 +100,7 @@ export const intentService = (
       ...call,
       task_id,
       operation: 'intent_start_task',
+      persist: true,
       args: { ...args, task_id },
       command: () => ({
         type: 'StartTask',
@@ -120,7 +131,22 @@ export const intentService = (
       task_id,
       operation: 'intent_invalidate',
       args,
-      command: (route) => ({ type: 'InvalidateClaim', data: { ...args, now: clock(), route } }),
+      command: (route) => ({
+        type: 'InvalidateClaim',
+        data: {
+          ...args,
+          reason: redactAndCap(args.reason, STATEMENT_MAX).text,
+          source_ref: {
+            ...args.source_ref,
+            excerpt:
+              args.source_ref.excerpt === null
+                ? null
+                : redactAndCap(args.source_ref.excerpt, EXCERPT_MAX).text,
+          },
+          now: clock(),
+          route,
+        },
+      }),
       respond: () => ({ claim_id: args.claim_id, life: 'invalidated' as const }),
     });
 
@@ -138,6 +164,7 @@ export const intentService = (
       ...call,
       task_id,
       operation: 'intent_set_mode',
+      persist: true,
       args: { task_id, mode, marker_hash },
       command: () => ({ type: 'SetMode', data: { mode, marker_hash, now: clock() } }),
       respond: (state: TaskState) => ({ task_id, mode: state.mode }),
@@ -149,6 +176,7 @@ export const intentService = (
 
   return {
     projects: intentProjects(log, waitFor),
+    io: intentIo(log, reads, writes, clock),
     reads,
     writes,
     store,
@@ -162,3 +190,12 @@ export const intentService = (
 };
 
 export type IntentService = ReturnType<typeof intentService>;
+
+/** The intent services of one app, made once (surfaces and the hooks CLI call `intentOf(app)`). */
+export const intentOf = perApp((app) =>
+  intentService(
+    app.log,
+    (position) => app.waitFor(position, [INTENT_SNAPSHOT, 'projects']),
+    () => app.clock().toISOString(),
+  ),
+);

@@ -1,7 +1,13 @@
-import type { z } from 'zod';
-import { intentEvents } from '../events/catalog/intent.js';
-import type { EventDefinition, LogEvent, ModelStore } from '../events/index.js';
-import { modelPrefix, type ModelTx, type Projector } from './projector.js';
+import { claimSubject, intentEvents } from '../events/catalog/intent.js';
+import type { ModelStore } from '../events/index.js';
+import {
+  defineProjector,
+  modelKey,
+  modelKeyPrefix,
+  modelPrefix,
+  type LogEventOf,
+  type ModelTx,
+} from './projector.js';
 import type { ClaimView, TaskHead } from './intent-snapshot-view.js';
 
 /**
@@ -11,11 +17,11 @@ import type { ClaimView, TaskHead } from './intent-snapshot-view.js';
  */
 export const INTENT_SNAPSHOT = 'intent.snapshot';
 
-const seg = encodeURIComponent;
-const taskKey = (p: string, t: string) => `task/${seg(p)}/${seg(t)}`;
-const claimPrefix = (p: string, t: string) => `claim/${seg(p)}/${seg(t)}/`;
-const claimKey = (p: string, t: string, c: string) => `${claimPrefix(p, t)}${seg(c)}`;
-const candidatePrefix = (p: string, t: string) => `candidate/${seg(p)}/${seg(t)}/`;
+const taskKey = (p: string, t: string) => modelKey('task', p, t);
+const claimPrefix = (p: string, t: string) => modelKeyPrefix('claim', p, t);
+const claimKey = (p: string, t: string, c: string) => modelKey('claim', p, t, c);
+const candidatePrefix = (p: string, t: string) => modelKeyPrefix('candidate', p, t);
+const candidateKey = (p: string, t: string, c: string) => modelKey('candidate', p, t, c);
 
 /** A Hook/result/history candidate as listed: metadata only. */
 export type CandidateView = {
@@ -33,23 +39,9 @@ type Head = TaskHead & {
   last_position: number;
 };
 
-type Defs = (typeof intentEvents)[number];
-type Typed = {
-  [D in Defs as D['type']]: { type: D['type']; data: NonNullable<D['latest']> };
-}[Defs['type']];
-
-const latest = new Map<string, z.ZodType>(
-  intentEvents.map((d: EventDefinition) => [d.type, d.versions[d.versions.length - 1]!]),
-);
-
-/**
- * The event with its typed data, or undefined for a shredded one (a deleted claim's content
- * reads as empty data and fails its schema). Parsing is what types the data, without a cast.
- */
-const typed = (event: LogEvent): Typed | undefined => {
-  const parsed = latest.get(event.type)?.safeParse(event.data);
-  return parsed?.success ? ({ type: event.type, data: parsed.data } as Typed) : undefined;
-};
+/** A claim's value holds its statement: sealed under the claim's subject, shredded with it. */
+const putClaim = (tx: ModelTx, key: string, view: ClaimView) =>
+  tx.put(key, view, { seal: claimSubject(view.body.claim_id) });
 
 const updateHead = async (tx: ModelTx, p: string, t: string, change: (h: Head) => Head) => {
   const head = await tx.get<Head>(taskKey(p, t));
@@ -64,14 +56,16 @@ const updateClaim = async (
   change: Partial<ClaimView>,
 ) => {
   const claim = await tx.get<ClaimView>(claimKey(p, t, id));
-  if (claim) tx.put(claimKey(p, t, id), { ...claim, ...change });
+  if (claim) putClaim(tx, claimKey(p, t, id), { ...claim, ...change });
 };
 
-const apply = async (event: LogEvent, tx: ModelTx): Promise<void> => {
-  const e = typed(event);
-  if (!e) return;
+type IntentLogEvent = LogEventOf<(typeof intentEvents)[number]>;
+
+const apply = async (e: IntentLogEvent, tx: ModelTx): Promise<void> => {
+  // a deleted claim's events read as shredded, with empty data: nothing of it is kept
+  if (e.shredded) return;
   const { project_id: p, task_id: t } = e.data;
-  const touch = (h: Head): Head => ({ ...h, last_position: event.global_position });
+  const touch = (h: Head): Head => ({ ...h, last_position: e.global_position });
   switch (e.type) {
     case 'intent.task_started':
       tx.put(taskKey(p, t), {
@@ -84,7 +78,7 @@ const apply = async (event: LogEvent, tx: ModelTx): Promise<void> => {
         candidate_count: 0,
         imports: 0,
         claim_seq: 0,
-        last_position: event.global_position,
+        last_position: e.global_position,
       } satisfies Head);
       return;
     case 'intent.claim_added': {
@@ -92,13 +86,13 @@ const apply = async (event: LogEvent, tx: ModelTx): Promise<void> => {
       const head = await tx.get<Head>(taskKey(p, t));
       if (!head) return;
       tx.put(taskKey(p, t), touch({ ...head, claim_seq: head.claim_seq + 1 }));
-      tx.put(claimKey(p, t, claim.claim_id), {
+      putClaim(tx, claimKey(p, t, claim.claim_id), {
         body: claim,
         life: 'active',
         superseded_by: null,
         promoted: false,
         seq: head.claim_seq,
-      } satisfies ClaimView);
+      });
       for (const old of claim.supersedes)
         await updateClaim(tx, p, t, old, { life: 'superseded', superseded_by: claim.claim_id });
       return;
@@ -114,16 +108,13 @@ const apply = async (event: LogEvent, tx: ModelTx): Promise<void> => {
       return updateHead(tx, p, t, touch);
     case 'intent.task_deleted':
       for (const id of e.data.claim_ids) tx.del(claimKey(p, t, id));
-      for (const id of e.data.candidate_ids) tx.del(candidatePrefix(p, t) + seg(id));
+      for (const id of e.data.candidate_ids) tx.del(candidateKey(p, t, id));
       return updateHead(tx, p, t, (h) => touch({ ...h, deleted: true, candidate_count: 0 }));
     case 'intent.mode_set':
       return updateHead(tx, p, t, (h) => touch({ ...h, mode: e.data.mode }));
     case 'intent.candidate_recorded': {
       const { project_id: _p, task_id: _t, ...candidate } = e.data;
-      tx.put(
-        candidatePrefix(p, t) + seg(candidate.candidate_id),
-        candidate satisfies CandidateView,
-      );
+      tx.put(candidateKey(p, t, candidate.candidate_id), candidate satisfies CandidateView);
       return updateHead(tx, p, t, (h) => touch({ ...h, candidate_count: h.candidate_count + 1 }));
     }
     case 'intent.import_recorded':
@@ -131,12 +122,12 @@ const apply = async (event: LogEvent, tx: ModelTx): Promise<void> => {
   }
 };
 
-export const intentSnapshotProjector: Projector = {
+export const intentSnapshotProjector = defineProjector({
   name: INTENT_SNAPSHOT,
   version: 1,
-  handles: intentEvents.map((d) => d.type),
+  events: intentEvents,
   apply,
-};
+});
 
 const prefix = modelPrefix(INTENT_SNAPSHOT);
 
@@ -153,7 +144,7 @@ export const intentSnapshotQueries = (models: ModelStore) => ({
   },
   /** Every task of a project that has a head (for Hooks: same-project context only). */
   async tasks(p: string): Promise<Head[]> {
-    const rows = await models.range<Head>({ prefix: `${prefix}task/${seg(p)}/` });
+    const rows = await models.range<Head>({ prefix: prefix + modelKeyPrefix('task', p) });
     return rows.map(([, v]) => v);
   },
 });

@@ -1,4 +1,4 @@
-import { DomainError, type ErrorCode } from '../errors.js';
+import { domainError, type DomainError } from '../errors.js';
 
 /**
  * The intent contract's own error codes (contracts/intent.md, NOTES.md). Every error carries
@@ -28,17 +28,13 @@ export const IntentCode = {
 } as const satisfies Record<string, boolean>;
 export type IntentCode = keyof typeof IntentCode;
 
-/**
- * An intent domain error. The kernel's DomainError takes any stable string as its code once the
- * kernel API lands; until then the contract's codes pass through its narrower type here, the
- * one place that knows.
- */
+/** An intent domain error: the contract's code, with `code` and `retryable` in its details. */
 export const intentError = (
   code: IntentCode,
   message: string,
   details: Record<string, unknown> = {},
 ): DomainError =>
-  new DomainError(code as unknown as ErrorCode, message, {
+  domainError(code, message, {
     ...details,
     code,
     retryable: IntentCode[code],

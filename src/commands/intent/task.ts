@@ -1,5 +1,10 @@
 import type { Decider } from '@event-driven-io/emmett';
-import type { ClaimBody, IntentMode, SourceRef } from '../../events/catalog/intent.js';
+import {
+  claimSubject,
+  type ClaimBody,
+  type IntentMode,
+  type SourceRef,
+} from '../../events/catalog/intent.js';
 import {
   activeClaim,
   checkInvalidationAuthority,
@@ -90,8 +95,7 @@ const requireTask = (state: TaskState): void => {
 
 const onTask = (state: TaskState) => ({ project_id: state.project_id, task_id: state.task_id });
 
-/** A claim's events are sealed under its own subject: deleting it is shredding that key. */
-export const claimSubject = (claimId: string): string => `intent-claim:${claimId}`;
+export { claimSubject };
 
 const claimAdded = (state: TaskState, claim: ClaimBody): IntentEvent => ({
   type: 'intent.claim_added',

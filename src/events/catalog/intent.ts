@@ -10,6 +10,9 @@ import { defineEvent } from './define.js';
  * A claim's semantic content (statement, excerpt, reason) lives only in events sealed under the
  * claim's own subject (`intent-claim:<claim_id>`), so deleting a claim is shredding its key.
  */
+/** A claim's events and read-model values are sealed under this subject: deleting it shreds it. */
+export const claimSubject = (claimId: string): string => `intent-claim:${claimId}`;
+
 export const EpistemicStatus = z.enum(['explicit', 'inferred', 'evidence', 'unknown', 'disputed']);
 export type EpistemicStatus = z.infer<typeof EpistemicStatus>;
 

@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  GRAPH_FORMAT,
+  GRAPH_VERSION,
+  importClaims,
+  type IntentGraph,
+} from '../commands/intent/graph.js';
+import { intentError } from '../commands/intent/errors.js';
+import { claimSubject } from '../events/catalog/intent.js';
+import type { EventLog } from '../events/index.js';
+import type { ClaimView } from '../projections/intent-snapshot-view.js';
+import type { IntentCall } from './intent.js';
+import type { IntentReads, TaskView } from './intent-reads.js';
+import { intentWrites, type Written } from './intent-writes.js';
+
+/** Export, import and verified delete of intent tasks. */
+
+export const toGraph = (view: TaskView, exportedAt: string): IntentGraph => ({
+  format: GRAPH_FORMAT,
+  format_version: GRAPH_VERSION,
+  exported_at: exportedAt,
+  task: { task_id: view.head.task_id, mode: view.head.mode },
+  incomplete_history: view.head.imports > 0,
+  claims: view.claims.map(({ body, life }: ClaimView) => {
+    const { import_id: _import, ...rest } = body;
+    return { ...rest, life };
+  }),
+});
+
+/** Every file under a directory, recursively (the data dir of the embedded store). */
+const filesUnder = async (dir: string): Promise<string[]> => {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const nested = await Promise.all(
+    entries.map((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)])),
+  );
+  return nested.flat();
+};
+
+/** The files of the data dir whose bytes still hold any of these texts. */
+export const filesHolding = async (dataDir: string, texts: readonly string[]) => {
+  const needles = texts.filter((t) => t.length >= 8).map((t) => Buffer.from(t, 'utf8'));
+  const found: string[] = [];
+  for (const file of await filesUnder(dataDir)) {
+    const bytes = await readFile(file).catch(() => Buffer.alloc(0));
+    if (needles.some((n) => bytes.includes(n))) found.push(file);
+  }
+  return found;
+};
+
+export type DeleteVerification = {
+  view_clear: boolean;
+  export_clear: boolean;
+  bytes_clear: boolean | null;
+  files_holding: string[];
+};
+
+export const intentIo = (
+  log: EventLog,
+  reads: IntentReads,
+  writes: ReturnType<typeof intentWrites>,
+  clock: () => string,
+) => {
+  const importGraph = (call: IntentCall, task_id: string, graph: unknown) => {
+    const import_id = randomUUID();
+    const mapped = importClaims(graph, { import_id, newId: randomUUID });
+    return writes.write({
+      ...call,
+      task_id,
+      operation: 'intent_import',
+      args: { task_id, graph },
+      command: (route) => ({
+        type: 'ImportClaims',
+        data: {
+          import_id,
+          format_version: GRAPH_VERSION,
+          claims: mapped.claims,
+          now: clock(),
+          route,
+        },
+      }),
+      respond: (state) => ({
+        import_id,
+        imported_claims: mapped.claims.length,
+        id_map_size: mapped.claims.length,
+        skipped_invalidated: mapped.skipped_invalidated,
+        incomplete_external_history: true as const,
+        merged_into_existing: 0 as const,
+        task_claims_after: state.claims.size,
+      }),
+    });
+  };
+
+  /** Deletes by tombstone, then shreds each claim's key; a retry re-runs the shred. */
+  const remove = async (
+    call: IntentCall,
+    task_id: string,
+    claim_id: string | undefined,
+    dataDir: string | undefined,
+  ): Promise<Written<{ deleted_claims: string[] }> & { verification?: DeleteVerification }> => {
+    const view = await reads.view(call.project_id, task_id);
+    if (!('head' in view)) return { kind: 'off', status: view };
+    const targets = view.claims.filter(
+      (c) => claim_id === undefined || c.body.claim_id === claim_id,
+    );
+    if (claim_id !== undefined && targets.length === 0)
+      throw intentError('CLAIM_NOT_FOUND', 'no such claim in this task', { claim_id });
+    const outcome = await writes.write({
+      ...call,
+      task_id,
+      operation: 'intent_delete',
+      args: { task_id, claim_id: claim_id ?? null },
+      persist: true,
+      command: () =>
+        claim_id === undefined
+          ? { type: 'DeleteTask', data: { now: clock() } }
+          : { type: 'DeleteClaim', data: { claim_id, now: clock() } },
+      respond: () => ({ deleted_claims: targets.map((c) => c.body.claim_id) }),
+    });
+    for (const c of targets) await log.shred(claimSubject(c.body.claim_id));
+    const texts = targets.flatMap((c) => [c.body.statement, c.body.source_ref.excerpt ?? '']);
+    return { ...outcome, verification: await verify(call, task_id, texts, dataDir) };
+  };
+
+  const verify = async (
+    call: IntentCall,
+    task_id: string,
+    texts: string[],
+    dataDir: string | undefined,
+  ): Promise<DeleteVerification> => {
+    const after = await reads.view(call.project_id, task_id).catch(() => undefined);
+    const visible = after && 'head' in after ? JSON.stringify(after.claims) : '';
+    const exported = after && 'head' in after ? JSON.stringify(toGraph(after, clock())) : '';
+    const files = dataDir === undefined ? [] : await filesHolding(dataDir, texts);
+    return {
+      view_clear: texts.every((t) => t === '' || !visible.includes(t)),
+      export_clear: texts.every((t) => t === '' || !exported.includes(t)),
+      bytes_clear: dataDir === undefined ? null : files.length === 0,
+      files_holding: files.map((f) => f.slice(dataDir!.length + 1)),
+    };
+  };
+
+  return { importGraph, remove };
+};

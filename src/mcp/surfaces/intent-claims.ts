@@ -1,0 +1,193 @@
+import { z } from 'zod';
+import type { ClaimInput } from '../../commands/intent/claim-input.js';
+import type { Written } from '../../app/intent-writes.js';
+import { ExplicitBasis } from '../../events/catalog/intent.js';
+import type { AnyTool } from '../tool.js';
+import { intentTool, type IntentAnswer, type Scope } from './intent-define.js';
+import * as S from './intent-schemas.js';
+
+/** The claim-writing tools: each maps onto one command on the task's stream. */
+
+const ClaimOrOff = z.union([S.ClaimResult, S.OffStatus]);
+type ClaimOrOff = z.infer<typeof ClaimOrOff>;
+
+/** A write's answer: the claim, or the task's off status (not an error: nothing was written). */
+export const answer = <R>(
+  outcome: Written<R>,
+  task_id: string,
+  summary: (r: R) => string,
+): IntentAnswer<R | z.infer<typeof S.OffStatus>> =>
+  outcome.kind === 'off'
+    ? { result: outcome.status, task_id, summary: `task ${task_id} is off: nothing recorded` }
+    : {
+        result: outcome.result,
+        task_id,
+        summary: summary(outcome.result),
+        replayed: outcome.replayed,
+        ...(outcome.position > 0 ? { position: outcome.position } : {}),
+      };
+
+const claimSummary = (r: { claim_id: string; epistemic_status: string; candidate: boolean }) =>
+  `${r.epistemic_status} claim ${r.claim_id} recorded${r.candidate ? ' as a long-term candidate' : ''}`;
+
+const add = async (
+  operation: string,
+  args: { task_id: string } & Record<string, unknown>,
+  input: ClaimInput,
+  scope: Scope,
+): Promise<IntentAnswer<ClaimOrOff>> => {
+  const { project_root: _root, ...fingerprinted } = args;
+  const outcome = await scope.service.claimOp(
+    scope.call,
+    args.task_id,
+    operation,
+    fingerprinted,
+    input,
+    input.supersedes ? 'ReplaceClaim' : 'AddClaim',
+  );
+  return answer(outcome, args.task_id, claimSummary);
+};
+
+const common = { task_id: S.TaskId, request_id: S.RequestId };
+const mutation = { output: ClaimOrOff, kind: 'mutation' as const, idempotent: true };
+
+export const claimTools: AnyTool[] = [
+  intentTool({
+    name: 'intent_add_explicit',
+    title: 'Add a user-explicit claim',
+    description:
+      'Records an atomic statement the user directly expressed (basis direct_statement) or ' +
+      'confirmed (confirmed_candidate). The source must be a user event; tool output and ' +
+      'external results are evidence, never explicit.',
+    args: {
+      ...common,
+      statement: S.Statement,
+      basis: ExplicitBasis,
+      source_ref: S.SourceOf(['user_event']),
+      ...S.claimFields,
+    },
+    ...mutation,
+    run: (args, scope) =>
+      add('intent_add_explicit', args, { ...args, epistemic_status: 'explicit' }, scope),
+  }),
+  intentTool({
+    name: 'intent_add_inference',
+    title: 'Add an agent inference',
+    description:
+      'Records what the agent infers the user wants, with a required confidence (0..1) and a ' +
+      'minimal source. It stays visibly inferred; a long-term inference waits as a candidate.',
+    args: {
+      ...common,
+      statement: S.Statement,
+      confidence: z.number().min(0).max(1),
+      source_ref: S.AnySource,
+      ...S.claimFields,
+    },
+    ...mutation,
+    run: (args, scope) =>
+      add('intent_add_inference', args, { ...args, epistemic_status: 'inferred' }, scope),
+  }),
+  intentTool({
+    name: 'intent_add_evidence',
+    title: 'Add evidence',
+    description:
+      'Records result feedback or tool/external evidence. Evidence stays evidence, however ' +
+      'compelling; only the user makes a claim explicit.',
+    args: {
+      ...common,
+      statement: S.Statement,
+      source_ref: S.SourceOf(['tool_result', 'external_evidence', 'user_event']),
+      ...S.claimFields,
+    },
+    ...mutation,
+    run: (args, scope) =>
+      add('intent_add_evidence', args, { ...args, epistemic_status: 'evidence' }, scope),
+  }),
+  intentTool({
+    name: 'intent_mark_unknown',
+    title: 'Mark an unknown',
+    description: 'Records a first-class unknown and the decision it affects.',
+    args: {
+      ...common,
+      statement: S.Statement,
+      affects_decision: z.string().trim().min(1).max(2000),
+      source_ref: S.AnySource,
+      ...S.claimFields,
+    },
+    ...mutation,
+    run: (args, scope) =>
+      add('intent_mark_unknown', args, { ...args, epistemic_status: 'unknown' }, scope),
+  }),
+  intentTool({
+    name: 'intent_mark_dispute',
+    title: 'Mark a dispute',
+    description:
+      'Records a disagreement between two or more claims (claim_ids), or a free-standing one ' +
+      '(no claim_ids). It does not choose a winner; the dispute stays until the user resolves it.',
+    args: {
+      ...common,
+      statement: S.Statement,
+      claim_ids: z.array(S.ClaimId).max(50).optional(),
+      source_ref: S.AnySource,
+      ...S.claimFields,
+    },
+    ...mutation,
+    run: (args, scope) =>
+      add(
+        'intent_mark_dispute',
+        args,
+        { ...args, epistemic_status: 'disputed', disputes: args.claim_ids ?? [] },
+        scope,
+      ),
+  }),
+  intentTool({
+    name: 'intent_replace_claim',
+    title: 'Replace claims',
+    description:
+      'Atomically adds a corrected claim and supersedes one or more active claims of the task, ' +
+      'keeping their source history. A user-explicit claim is replaced only by a direct ' +
+      'user-explicit statement.',
+    args: {
+      ...common,
+      supersedes: z.array(S.ClaimId).min(1).max(50),
+      claim: S.ClaimSpec,
+    },
+    ...mutation,
+    run: (args, scope) =>
+      add('intent_replace_claim', args, { ...args.claim, supersedes: args.supersedes }, scope),
+  }),
+  intentTool({
+    name: 'intent_invalidate',
+    title: 'Invalidate a claim',
+    description:
+      'Marks an active claim invalid, with a reason and a source; it leaves the current ' +
+      'snapshot. A user-explicit claim is invalidated only on a direct user event.',
+    args: {
+      ...common,
+      claim_id: S.ClaimId,
+      reason: z.string().trim().min(1).max(2000),
+      source_ref: S.AnySource,
+    },
+    output: z.union([
+      z.object({ claim_id: z.string(), life: z.literal('invalidated') }),
+      S.OffStatus,
+    ]),
+    kind: 'mutation',
+    idempotent: true,
+    async run(args, scope) {
+      const { task_id, claim_id, reason } = args;
+      const source_ref = {
+        kind: args.source_ref.kind,
+        event_id: args.source_ref.event_id ?? null,
+        sha256: args.source_ref.sha256 ?? null,
+        excerpt: args.source_ref.excerpt ?? null,
+      };
+      const outcome = await scope.service.invalidate(scope.call, task_id, {
+        claim_id,
+        reason,
+        source_ref,
+      });
+      return answer(outcome, task_id, () => `claim ${claim_id} invalidated`);
+    },
+  }),
+];

@@ -1,0 +1,180 @@
+import { z } from 'zod';
+import { toGraph } from '../../app/intent-io.js';
+import { IntentGraph } from '../../commands/intent/graph.js';
+import { intentError } from '../../commands/intent/errors.js';
+import { buildSnapshot } from '../../projections/intent-snapshot-view.js';
+import type { AnyTool } from '../tool.js';
+import { answer } from './intent-claims.js';
+import { intentTool, type Scope } from './intent-define.js';
+import * as S from './intent-schemas.js';
+
+/** Candidates, export, import and delete. */
+
+const viewOf = (scope: Scope, task_id: string) =>
+  scope.service.reads.view(scope.call.project_id, task_id);
+
+/** The exact token `intent_delete` asks for: the user types it, the model cannot guess it away. */
+export const confirmationToken = (task_id: string, claim_id: string | undefined) =>
+  claim_id === undefined ? `DELETE TASK ${task_id}` : `DELETE CLAIM ${claim_id}`;
+
+const Candidate = z.object({
+  candidate_id: z.string(),
+  origin: z.enum(['hook', 'result', 'history', 'long_term']),
+  hook_event: z.string().nullable(),
+  recorded_at: z.string(),
+  statement: z
+    .string()
+    .nullable()
+    .describe('long-term candidates only; Hook candidates hold no text'),
+});
+
+const summaryText = (
+  scope: Scope,
+  view: Exclude<Awaited<ReturnType<typeof viewOf>>, { mode: 'off' }>,
+) => {
+  const snap = buildSnapshot(view.head, view.claims, scope.service.clock());
+  const lines = [
+    `Task ${snap.task_id} (${snap.mode}): ${snap.active_claims} active claims, ` +
+      `${snap.open_unknowns} unknowns, ${snap.unresolved_disputes} unresolved disputes.`,
+    ...snap.current.map((c) => `- [${c.epistemic_status}] ${c.statement}`),
+    ...snap.unknowns.map((c) => `- [unknown] ${c.statement} (affects: ${c.affects_decision})`),
+    ...snap.disputes.map((c) => `- [dispute] ${c.statement}`),
+  ];
+  if (snap.truncated) lines.push(`(${JSON.stringify(snap.omitted)} omitted to fit the cap)`);
+  if (snap.incomplete_external_history)
+    lines.push('(includes imported, incomplete external history)');
+  return lines.join('\n');
+};
+
+export const ioTools: AnyTool[] = [
+  intentTool({
+    name: 'intent_list_candidates',
+    title: 'List candidates',
+    description:
+      'Lists unconfirmed candidates of a task: Hook/result/history candidates (metadata only) and ' +
+      'long-term claims waiting for the three-task plus confirmation rule. Listing never promotes.',
+    args: { task_id: S.TaskId },
+    output: z.union([z.object({ candidates: z.array(Candidate) }), S.OffStatus]),
+    kind: 'query',
+    async run(args, scope) {
+      const view = await viewOf(scope, args.task_id);
+      if (!('head' in view)) return { result: view, task_id: args.task_id, summary: 'task is off' };
+      const longTerm = view.claims
+        .filter((c) => c.body.candidate && !c.promoted && c.life === 'active')
+        .map((c) => ({
+          candidate_id: c.body.claim_id,
+          origin: 'long_term' as const,
+          hook_event: null,
+          recorded_at: c.body.valid_from,
+          statement: c.body.statement,
+        }));
+      const hooks = view.candidates.map((c) => ({ ...c, statement: null }));
+      const candidates = [...hooks, ...longTerm];
+      return {
+        result: { candidates },
+        task_id: args.task_id,
+        summary: `${candidates.length} candidates`,
+      };
+    },
+  }),
+  intentTool({
+    name: 'intent_export',
+    title: 'Export a task',
+    description:
+      'Returns a compact human summary (format summary) or one portable versioned task graph ' +
+      '(format graph; JSON Schema in docs/intent-graph.schema.json) as structured content. ' +
+      'Writes no file.',
+    args: { task_id: S.TaskId, format: z.enum(['summary', 'graph']).default('summary') },
+    output: z.union([
+      z.object({ format: z.literal('summary'), summary: z.string() }),
+      z.object({ format: z.literal('graph'), graph: IntentGraph }),
+      S.OffStatus,
+    ]),
+    kind: 'query',
+    async run(args, scope) {
+      const view = await viewOf(scope, args.task_id);
+      if (!('head' in view)) return { result: view, task_id: args.task_id, summary: 'task is off' };
+      const result =
+        args.format === 'graph'
+          ? { format: 'graph' as const, graph: toGraph(view, scope.service.clock()) }
+          : { format: 'summary' as const, summary: summaryText(scope, view) };
+      return {
+        result,
+        task_id: args.task_id,
+        summary: `task ${args.task_id} exported (${args.format})`,
+      };
+    },
+  }),
+  intentTool({
+    name: 'intent_import',
+    title: 'Import a task graph',
+    description:
+      'Validates a portable task graph and imports it into a task: fresh claim ids, provenance ' +
+      'explicit_import, relationships kept, labelled incomplete external history. It never ' +
+      'supersedes or merges the task’s own claims.',
+    args: { task_id: S.TaskId, request_id: S.RequestId, graph: z.record(z.string(), z.unknown()) },
+    output: z.union([
+      z.object({
+        import_id: z.string(),
+        imported_claims: z.number().int(),
+        id_map_size: z.number().int(),
+        skipped_invalidated: z.number().int(),
+        incomplete_external_history: z.literal(true),
+        merged_into_existing: z.literal(0),
+        task_claims_after: z.number().int(),
+      }),
+      S.OffStatus,
+    ]),
+    kind: 'mutation',
+    idempotent: true,
+    async run(args, scope) {
+      const outcome = await scope.service.io.importGraph(scope.call, args.task_id, args.graph);
+      return answer(outcome, args.task_id, (r) => `${r.imported_claims} claims imported`);
+    },
+  }),
+  intentTool({
+    name: 'intent_delete',
+    title: 'Delete a claim or a task',
+    description:
+      'Physically deletes one claim (claim_id) or the whole task, after the exact confirmation ' +
+      'token: "DELETE CLAIM <claim_id>" or "DELETE TASK <task_id>". Content keys are destroyed ' +
+      '(crypto-shredding); the answer verifies views, exports and the bytes on disk.',
+    args: {
+      task_id: S.TaskId,
+      claim_id: S.ClaimId.optional(),
+      confirmation: z.string().max(300),
+    },
+    output: z.union([
+      z.object({
+        deleted_claims: z.array(z.string()),
+        verification: z.object({
+          view_clear: z.boolean(),
+          export_clear: z.boolean(),
+          bytes_clear: z.boolean().nullable().describe('null: the store is not a local directory'),
+          files_holding: z.array(z.string()),
+        }),
+      }),
+      S.OffStatus,
+    ]),
+    kind: 'destructive',
+    async run(args, scope) {
+      const expected = confirmationToken(args.task_id, args.claim_id);
+      if (args.confirmation !== expected)
+        throw intentError('CONFIRMATION_MISMATCH', `type exactly: ${expected}`, { expected });
+      const local = scope.app.log.models !== undefined && !process.env.INTENTLOG_STORE;
+      const outcome = await scope.service.io.remove(
+        scope.call,
+        args.task_id,
+        args.claim_id,
+        local ? scope.app.dataDir : undefined,
+      );
+      if (outcome.kind === 'off') return answer(outcome, args.task_id, () => '');
+      const result = { ...outcome.result, verification: outcome.verification! };
+      return answer(
+        { ...outcome, result },
+        args.task_id,
+        (r) => `${r.deleted_claims.length} claims deleted`,
+      );
+    },
+  }),
+];

@@ -1,0 +1,139 @@
+import { z } from 'zod';
+import {
+  ClaimRole,
+  ClaimScope,
+  EpistemicStatus,
+  ExplicitBasis,
+  Facet,
+  IntentMode,
+  SourceKind,
+} from '../../events/catalog/intent.js';
+
+/** The intent surface's argument and result shapes (contracts/intent.md). */
+
+export const ProjectRoot = z
+  .string()
+  .min(1)
+  .max(4096)
+  .optional()
+  .describe(
+    'absolute path of the project directory; optional where the host names it (Codex sandbox ' +
+      'metadata, or exactly one MCP client root)',
+  );
+export const TaskId = z.uuid().describe('the task UUID intent_start_task returned');
+export const RequestId = z
+  .string()
+  .min(1)
+  .max(200)
+  .optional()
+  .describe('retry key: the same request_id with the same arguments answers once');
+export const ClaimId = z.string().min(1).max(128);
+
+/** Statements and excerpts are redacted and capped (500 / 160) after this input bound. */
+const Text = (max: number, what: string) => z.string().trim().min(1).max(max).describe(what);
+export const Statement = Text(
+  4000,
+  'one atomic statement; secrets are redacted, and it is capped at 500 characters',
+);
+
+const sourceShape = {
+  event_id: z.string().min(1).max(200).optional().describe('the host event it came from'),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional()
+    .describe('sha256 (hex) of what it came from'),
+  excerpt: z.string().max(2000).optional().describe('a short excerpt; capped at 160 characters'),
+};
+/** A source of the given kinds; it names an event_id or a sha256. */
+export const SourceOf = <K extends readonly [SourceKind, ...SourceKind[]]>(kinds: K) =>
+  z
+    .strictObject({ kind: z.enum(kinds), ...sourceShape })
+    .refine((s) => s.event_id !== undefined || s.sha256 !== undefined, {
+      message: 'a source names an event_id or a sha256',
+    });
+
+export const AnySource = SourceOf(
+  SourceKind.options.filter((k) => k !== 'explicit_import') as [SourceKind, ...SourceKind[]],
+);
+
+export const claimFields = {
+  role: ClaimRole.optional().describe('what the claim speaks to; defaults by kind'),
+  scope: ClaimScope.optional().describe('task (default), project, or long_term'),
+  facets: z.array(Facet).max(9).optional(),
+};
+
+/** A claim of any kind, for a task start or a replacement. */
+export const ClaimSpec = z.strictObject({
+  epistemic_status: EpistemicStatus,
+  statement: Statement,
+  source_ref: AnySource,
+  basis: ExplicitBasis.optional().describe(
+    'explicit claims: direct_statement or confirmed_candidate',
+  ),
+  confidence: z.number().min(0).max(1).optional().describe('inferred claims only, 0..1'),
+  affects_decision: Text(2000, 'unknowns: the decision it affects').optional(),
+  disputes: z.array(ClaimId).max(50).optional().describe('disputes: the claims in disagreement'),
+  ...claimFields,
+});
+
+export const ClaimResult = z.object({
+  claim_id: z.string(),
+  epistemic_status: EpistemicStatus,
+  scope: ClaimScope,
+  candidate: z.boolean().describe('a long-term claim waiting for three tasks plus confirmation'),
+  supersedes: z.array(z.string()),
+  redactions: z.number().int().describe('secret-shaped spans replaced by [REDACTED:kind]'),
+  truncated: z.boolean().describe('a text was cut to its cap'),
+});
+
+export const OffStatus = z.object({
+  mode: z.literal('off'),
+  accepted: z.literal(false),
+  message: z.string(),
+});
+
+export const ClaimLine = z.object({
+  claim_id: z.string(),
+  statement: z.string(),
+  epistemic_status: EpistemicStatus,
+  role: ClaimRole,
+  scope: ClaimScope,
+  source_kind: SourceKind,
+  confidence: z.number().nullable(),
+  facets: z.array(Facet),
+  affects_decision: z.string().nullable(),
+  supersedes: z.array(z.string()),
+  imported: z.boolean(),
+  valid_from: z.string(),
+});
+
+export const Snapshot = z.object({
+  project_id: z.string(),
+  task_id: z.string(),
+  mode: IntentMode,
+  active_claims: z.number().int(),
+  current: z.array(ClaimLine),
+  unknowns: z.array(ClaimLine),
+  disputes: z.array(
+    ClaimLine.extend({
+      disputed_claims: z.array(
+        z.object({ claim_id: z.string(), statement: z.string().nullable(), life: z.string() }),
+      ),
+    }),
+  ),
+  unresolved_disputes: z.number().int(),
+  open_unknowns: z.number().int(),
+  stale_warnings: z.array(z.object({ claim_id: z.string(), reason: z.string() })),
+  candidate_count: z.number().int(),
+  incomplete_external_history: z.boolean(),
+  omitted: z.object({ current: z.number(), unknowns: z.number(), disputes: z.number() }),
+  truncated: z.boolean(),
+});
+
+export const Storage = z.object({
+  data_dir: z.string().describe('where the ledger lives'),
+  root_source: z.enum(['sandbox_meta', 'project_root', 'client_root']),
+});
+
+export { IntentMode };

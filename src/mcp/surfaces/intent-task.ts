@@ -1,0 +1,163 @@
+import { z } from 'zod';
+import { packageVersion } from '../server.js';
+import type { AnyTool } from '../tool.js';
+import { answer } from './intent-claims.js';
+import { intentTool, type Scope } from './intent-define.js';
+import * as S from './intent-schemas.js';
+
+/** The task-level tools: start, snapshot, candidates, mode, and the server's status. */
+
+const SnapshotOrOff = z.union([S.Snapshot, S.OffStatus]);
+
+const storage = (scope: Scope) => ({
+  data_dir: scope.app.dataDir,
+  root_source: scope.root.source,
+});
+
+const snapshotOf = (scope: Scope, task_id: string) =>
+  scope.service.reads.snapshot(scope.call.project_id, task_id, scope.service.clock());
+
+export const taskTools: AnyTool[] = [
+  intentTool({
+    name: 'intent_start_task',
+    title: 'Start or associate a task',
+    description:
+      'Starts a task in the project of the current root (or associates with task_id when it ' +
+      'exists), with up to 12 initial claims and an optional host session id. Returns the task ' +
+      'UUID and its snapshot. A retry with the same request_id lands on the same task.',
+    args: {
+      task_id: S.TaskId.optional(),
+      host_session_id: z.string().min(1).max(500).optional(),
+      request_id: S.RequestId,
+      claims: z.array(S.ClaimSpec).max(12).optional(),
+    },
+    output: z.object({
+      task_id: z.string(),
+      created: z.boolean(),
+      claims: z.array(S.ClaimResult),
+      snapshot: SnapshotOrOff,
+    }),
+    kind: 'mutation',
+    async run(args, scope) {
+      const started = await scope.service.startTask(scope.call, {
+        task_id: args.task_id,
+        host_session_id: args.host_session_id,
+        claims: args.claims ?? [],
+      });
+      const snapshot = await snapshotOf(scope, started.task_id);
+      return {
+        result: { task_id: started.task_id, ...started.result, snapshot },
+        task_id: started.task_id,
+        summary: `task ${started.task_id} ${started.result.created ? 'started' : 'associated'}`,
+        replayed: started.replayed,
+        position: started.position,
+      };
+    },
+  }),
+  intentTool({
+    name: 'intent_get_snapshot',
+    title: 'Get the task snapshot',
+    description:
+      'Reads the capped current snapshot of a task: current claims (user-explicit first), open ' +
+      'unknowns, unresolved disputes with both sides, stale warnings, and where storage is. ' +
+      'Omitted items are counted, and no conflict is resolved to fit the cap.',
+    args: { task_id: S.TaskId },
+    output: z.object({ snapshot: SnapshotOrOff, storage: S.Storage }),
+    kind: 'query',
+    async run(args, scope) {
+      const snapshot = await snapshotOf(scope, args.task_id);
+      const summary =
+        'current' in snapshot
+          ? `${snapshot.active_claims} active claims, ${snapshot.unresolved_disputes} disputes`
+          : `task ${args.task_id} is off`;
+      return { result: { snapshot, storage: storage(scope) }, task_id: args.task_id, summary };
+    },
+  }),
+  intentTool({
+    name: 'intent_set_mode',
+    title: 'Set the task mode',
+    description:
+      'Sets a task on, private or off. Private keeps semantic content in this server process ' +
+      'only (it needs host_session_id; a hashed marker is stored, and after a restart the task ' +
+      'fails closed until its mode is set again). Off records and reads nothing.',
+    args: {
+      task_id: S.TaskId,
+      mode: S.IntentMode,
+      host_session_id: z.string().min(1).max(500).optional(),
+    },
+    output: z.object({ task_id: z.string(), mode: S.IntentMode }),
+    kind: 'mutation',
+    idempotent: true,
+    async run(args, scope) {
+      const outcome = await scope.service.setMode(
+        scope.call,
+        args.task_id,
+        args.mode,
+        args.host_session_id,
+      );
+      if (outcome.kind === 'off') throw new Error('setting a mode is never refused by mode');
+      const { result, replayed, position } = outcome;
+      return {
+        result,
+        task_id: args.task_id,
+        summary: `task ${result.task_id} is ${result.mode}`,
+        replayed,
+        position,
+      };
+    },
+  }),
+];
+
+export { storage, snapshotOf, SnapshotOrOff };
+export const statusTool = intentTool({
+  name: 'intent_status',
+  title: 'Intent status',
+  description:
+    'Reports server and schema versions, the resolved storage directory, corruption status, the ' +
+    'project’s real Hook candidate count and private-control counts. Returns no claim content ' +
+    'and creates no storage (an unknown root stays unknown).',
+  args: {},
+  output: z.object({
+    server_version: z.string(),
+    schema_version: z.number().int(),
+    project_known: z.boolean(),
+    storage: S.Storage,
+    corruption_status: z.enum(['ok', 'projection_lagging', 'fold_error']),
+    hook_candidate_count: z.number().int(),
+    tasks: z.object({ on: z.number(), private: z.number(), off: z.number(), deleted: z.number() }),
+    private_control: z.object({ tasks_in_memory: z.number(), claims_in_memory: z.number() }),
+  }),
+  kind: 'status',
+  async run(_args, scope) {
+    const p = scope.call.project_id;
+    const heads = p === '' ? [] : await scope.service.reads.tasks(p);
+    const count = (mode: string) => heads.filter((h) => !h.deleted && h.mode === mode).length;
+    const inMemory = scope.service.store.counts();
+    const status = await scope.app.projections.status();
+    const head = await scope.app.log.head();
+    const corruption = status.some((s) => s.error !== undefined)
+      ? ('fold_error' as const)
+      : status.every((s) => s.position >= head)
+        ? ('ok' as const)
+        : ('projection_lagging' as const);
+    return {
+      result: {
+        server_version: packageVersion(),
+        schema_version: 1,
+        project_known: p !== '',
+        storage: storage(scope),
+        corruption_status: corruption,
+        hook_candidate_count: heads.reduce((n, h) => n + h.candidate_count, 0),
+        tasks: {
+          on: count('on'),
+          private: count('private'),
+          off: count('off'),
+          deleted: heads.filter((h) => h.deleted).length,
+        },
+        private_control: { tasks_in_memory: inMemory.tasks, claims_in_memory: inMemory.claims },
+      },
+      task_id: null,
+      summary: p === '' ? 'no intent project for this root yet' : `${heads.length} tasks`,
+    };
+  },
+});

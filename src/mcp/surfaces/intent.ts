@@ -1,0 +1,54 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { SANDBOX_META } from '../../app/intent-root.js';
+import type { Surface } from '../tool.js';
+import { claimTools } from './intent-claims.js';
+import { ioTools } from './intent-io.js';
+import { statusTool, taskTools } from './intent-task.js';
+
+/** The bundled Skill, served as a resource for hosts that cannot read the plugin cache. */
+const SKILL = new URL('../../../skills/intent/SKILL.md', import.meta.url);
+
+/**
+ * The intent surface (contracts/intent.md): 15 tools over intent claims of a coding task, and
+ * one static resource, the bundled `intent` Skill. Every tool resolves the project root from
+ * the host first; `task_id` rides in every envelope.
+ */
+export const intentSurface: Surface = {
+  name: 'intent',
+  title: 'Intent claims of a coding task',
+  instructions:
+    'intent: record what the user wants as claims with provenance. Start with intent_start_task ' +
+    '(the project is the host root, or pass project_root), then add claims by kind: explicit ' +
+    '(user said it), inference (with confidence), evidence, unknown, dispute. Read with ' +
+    'intent_get_snapshot. Never record tool output as explicit.',
+  tiers: ['all'],
+  defaultTier: 'all',
+  tools: [...taskTools, ...claimTools, ...ioTools, statusTool],
+  resources: [
+    {
+      name: 'intent-skill',
+      uri: 'intent-loop://skill/intent',
+      title: 'The intent Skill',
+      description: 'The bundled skills/intent/SKILL.md: how to use the intent tools. No task data.',
+      mimeType: 'text/markdown',
+      read: () => readFile(SKILL, 'utf8'),
+    },
+  ],
+  experimental: { [SANDBOX_META]: {} },
+  envelope: { task_id: z.string().nullable().describe('the task the call acted on, if any') },
+  envelopeOf: (args) => {
+    const task = (args as { task_id?: unknown } | undefined)?.task_id;
+    return { task_id: typeof task === 'string' ? task : null };
+  },
+  errorCodes: {
+    invalid_argument: 'INVALID_ARGUMENT',
+    internal: 'INTERNAL_ERROR',
+    unavailable: 'LOCK_TIMEOUT',
+    conflict: 'REQUEST_ID_REUSED',
+    not_found: 'NOT_FOUND',
+    forbidden: 'FORBIDDEN',
+    invalid_state: 'INVALID_STATE',
+    not_configured: 'NOT_CONFIGURED',
+  },
+};
