@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { packageVersion } from '../server.js';
 import type { AnyTool } from '../tool.js';
-import { answer } from './intent-claims.js';
 import { intentTool, type Scope } from './intent-define.js';
 import * as S from './intent-schemas.js';
 

@@ -1,0 +1,73 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import type { App } from '../../src/app/app.js';
+import { serverFactory } from '../../src/mcp/server.js';
+import { resolveSurfaces } from '../../src/mcp/surfaces/index.js';
+import { intentSurface } from '../../src/mcp/surfaces/intent.js';
+import { openIntentlog } from '../../src/modules/index.js';
+import { silent, SYSTEM } from '../mcp/harness.js';
+
+export type Envelope = {
+  ok: boolean;
+  operation: string;
+  project_id: string | null;
+  task_id: string | null;
+  result?: Record<string, unknown>;
+  error?: { code: string; message: string; details: Record<string, unknown> };
+};
+
+/** A temporary directory (a project root or a data dir), removed after the body. */
+export const withDir = async <T>(body: (dir: string) => Promise<T>): Promise<T> => {
+  const dir = await mkdtemp(join(tmpdir(), 'intentlog-intent-'));
+  try {
+    return await body(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+};
+
+/** An app on LevelDB in `dataDir` (so its bytes can be searched), with the registered modules. */
+export const openAt = (dataDir: string, store?: string): Promise<App> =>
+  openIntentlog({ dataDir, ...(store ? { store } : {}) });
+
+/** An in-memory MCP client of the intent surface, offering `roots` as its client roots. */
+export const intentClient = async (app: App, roots: readonly string[] = []) => {
+  const factory = serverFactory({
+    app,
+    selection: resolveSurfaces([intentSurface], 'intent'),
+    transport: 'stdio',
+    principalOf: () => SYSTEM,
+    log: silent,
+  });
+  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+  await factory().connect(serverSide);
+  const client = new Client({ name: 'test', version: '1' }, { capabilities: { roots: {} } });
+  client.setRequestHandler('roots/list', async () => ({
+    roots: roots.map((r) => ({ uri: pathToFileURL(r).href, name: 'root' })),
+  }));
+  await client.connect(clientSide);
+  const call = async (
+    name: string,
+    args: Record<string, unknown> = {},
+    meta?: Record<string, unknown>,
+  ) =>
+    (await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }))
+      .structuredContent as Envelope;
+  /** the result of a call that must succeed */
+  const ok = async (
+    name: string,
+    args: Record<string, unknown> = {},
+    meta?: Record<string, unknown>,
+  ) => {
+    const envelope = await call(name, args, meta);
+    if (!envelope.ok) throw new Error(`${name} failed: ${JSON.stringify(envelope.error)}`);
+    return envelope.result as Record<string, never>;
+  };
+  return { client, call, ok, close: () => client.close() };
+};
+
+export const userSource = { kind: 'user_event', event_id: 'u-1' };
+export const agentSource = { kind: 'agent_turn', event_id: 'turn-1' };

@@ -1,0 +1,159 @@
+import { strict as assert } from 'node:assert';
+import { describe, it } from 'node:test';
+import { agentSource, intentClient, openAt, userSource, withDir } from './harness.js';
+
+describe('intent surface (in-memory MCP client, LevelDB store)', () => {
+  it('runs the claim loop: start, add each kind, replace, invalidate, snapshot', () =>
+    withDir((data) =>
+      withDir(async (root) => {
+        const app = await openAt(data);
+        const c = await intentClient(app, [root]);
+        try {
+          const start = await c.call('intent_start_task', {
+            claims: [
+              {
+                epistemic_status: 'explicit',
+                basis: 'direct_statement',
+                statement: 'Keep the public API stable',
+                source_ref: userSource,
+              },
+            ],
+          });
+          assert.equal(start.ok, true);
+          const task_id = start.task_id!;
+          assert.equal(start.result!.task_id, task_id);
+          assert.match(start.project_id!, /^intent-/);
+          const [first] = start.result!.claims as { claim_id: string }[];
+
+          const inferred = await c.ok('intent_add_inference', {
+            task_id,
+            statement: 'The user prefers small commits',
+            confidence: 0.6,
+            source_ref: agentSource,
+          });
+          await c.ok('intent_add_evidence', {
+            task_id,
+            statement: 'The test suite passes with token=supersecretvalue123',
+            source_ref: { kind: 'tool_result', sha256: 'a'.repeat(64) },
+          });
+          await c.ok('intent_mark_unknown', {
+            task_id,
+            statement: 'Which database to target',
+            affects_decision: 'schema design',
+            source_ref: agentSource,
+          });
+          await c.ok('intent_mark_dispute', {
+            task_id,
+            statement: 'API stability vs small commits',
+            claim_ids: [first!.claim_id, inferred.claim_id],
+            source_ref: agentSource,
+          });
+
+          // an inference cannot displace the user's word
+          const refused = await c.call('intent_replace_claim', {
+            task_id,
+            supersedes: [first!.claim_id],
+            claim: {
+              epistemic_status: 'inferred',
+              confidence: 0.9,
+              statement: 'The API may change',
+              source_ref: agentSource,
+            },
+          });
+          assert.equal(refused.ok, false);
+          assert.equal(refused.error!.code, 'AUTHORITY_VIOLATION');
+          assert.equal(refused.error!.details.retryable, false);
+          assert.equal(refused.task_id, task_id);
+
+          await c.ok('intent_invalidate', {
+            task_id,
+            claim_id: inferred.claim_id,
+            reason: 'the user said otherwise',
+            source_ref: userSource,
+          });
+
+          const { snapshot } = await c.ok('intent_get_snapshot', { task_id });
+          const snap = snapshot as unknown as {
+            current: { statement: string; epistemic_status: string }[];
+            unknowns: unknown[];
+            disputes: { disputed_claims: { life: string }[] }[];
+            stale_warnings: { reason: string }[];
+          };
+          assert.deepEqual(
+            snap.current.map((l) => l.epistemic_status),
+            ['explicit', 'evidence'],
+          );
+          assert.ok(snap.current[1]!.statement.includes('[REDACTED:assignment]'));
+          assert.equal(snap.unknowns.length, 1);
+          assert.deepEqual(
+            snap.disputes[0]!.disputed_claims.map((d) => d.life),
+            ['active', 'invalidated'],
+          );
+          assert.deepEqual(
+            snap.stale_warnings.map((w) => w.reason),
+            ['dispute_over_inactive_claim'],
+          );
+        } finally {
+          await c.close();
+          await app.close();
+        }
+      }),
+    ));
+
+  it('dedupes a request_id and refuses its reuse with other arguments', () =>
+    withDir((data) =>
+      withDir(async (root) => {
+        const app = await openAt(data);
+        const c = await intentClient(app, [root]);
+        try {
+          const { task_id } = await c.ok('intent_start_task', { request_id: 'start-1' });
+          const again = await c.ok('intent_start_task', { request_id: 'start-1' });
+          assert.equal(again.task_id, task_id, 'a retried start lands on the same task');
+          const args = {
+            task_id,
+            request_id: 'r-1',
+            statement: 'Ship on Friday',
+            basis: 'direct_statement',
+            source_ref: userSource,
+          };
+          const one = await c.ok('intent_add_explicit', args);
+          const two = await c.call('intent_add_explicit', args);
+          assert.equal((two.result as { claim_id: string }).claim_id, one.claim_id);
+          const reused = await c.call('intent_add_explicit', { ...args, statement: 'Ship Monday' });
+          assert.equal(reused.error!.code, 'REQUEST_ID_REUSED');
+          const snap = (await c.ok('intent_get_snapshot', { task_id })).snapshot as unknown as {
+            active_claims: number;
+          };
+          assert.equal(snap.active_claims, 1);
+        } finally {
+          await c.close();
+          await app.close();
+        }
+      }),
+    ));
+
+  it('refuses tool output as explicit and unknown keys, before writing', () =>
+    withDir((data) =>
+      withDir(async (root) => {
+        const app = await openAt(data);
+        const c = await intentClient(app, [root]);
+        try {
+          const { task_id } = await c.ok('intent_start_task');
+          const head = await app.log.head();
+          const tool = await c.call('intent_add_explicit', {
+            task_id,
+            statement: 'x is required',
+            basis: 'direct_statement',
+            source_ref: { kind: 'tool_result', event_id: 't' },
+          });
+          assert.equal(tool.error!.code, 'INVALID_ARGUMENT');
+          const extra = await c.call('intent_get_snapshot', { task_id, surprise: 1 });
+          assert.equal(extra.error!.code, 'INVALID_ARGUMENT');
+          assert.equal(await app.log.head(), head);
+        } finally {
+          await c.close();
+          await app.close();
+        }
+      }),
+    ));
+});
