@@ -1,0 +1,117 @@
+import { strict as assert } from 'node:assert';
+import { realpath } from 'node:fs/promises';
+import { describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { intentlog, root as repoRoot } from '../e2e/harness.js';
+import { userSource, withDir, type Envelope } from './harness.js';
+
+const SANDBOX = 'codex/sandbox-state-meta';
+
+/** A real MCP client over stdio, the way Claude Code or Codex starts `intentlog mcp`. */
+const stdio = async (dataDir: string, roots: readonly string[] | null) => {
+  const transport = new StdioClientTransport({
+    ...intentlog(['mcp', '--data-dir', dataDir, '--surface', 'intent']),
+    cwd: repoRoot,
+    env: { ...getDefaultEnvironment(), INTENTLOG_HOME: '', INTENTLOG_STORE: '' },
+    stderr: 'pipe',
+  });
+  const client = new Client(
+    { name: 'e2e', version: '1' },
+    roots ? { capabilities: { roots: {} } } : {},
+  );
+  if (roots)
+    client.setRequestHandler('roots/list', async () => ({
+      roots: roots.map((r) => ({ uri: pathToFileURL(r).href })),
+    }));
+  await client.connect(transport);
+  const call = async (name: string, args: Record<string, unknown>, meta?: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }))
+      .structuredContent as Envelope;
+  return { client, call };
+};
+
+describe('intent over stdio, end to end', () => {
+  it('finds the project from the one client root, and refuses without one', () =>
+    withDir((data) =>
+      withDir(async (project) => {
+        const withRoot = await stdio(data, [project]);
+        try {
+          const caps = withRoot.client.getServerCapabilities();
+          assert.ok(caps?.experimental?.[SANDBOX], 'advertises codex/sandbox-state-meta');
+          const started = await withRoot.call('intent_start_task', {
+            claims: [
+              {
+                epistemic_status: 'explicit',
+                basis: 'direct_statement',
+                statement: 'Never break the CLI flags',
+                source_ref: userSource,
+              },
+            ],
+          });
+          assert.equal(started.ok, true, JSON.stringify(started.error));
+          const snap = await withRoot.call('intent_get_snapshot', { task_id: started.task_id });
+          assert.equal(snap.task_id, started.task_id);
+          assert.equal(snap.project_id, started.project_id);
+          const status = await withRoot.call('intent_status', {});
+          assert.equal((status.result as { project_known: boolean }).project_known, true);
+
+          const skill = await withRoot.client.readResource({ uri: 'intent-loop://skill/intent' });
+          assert.match(JSON.stringify(skill.contents[0]), /\/intent forget/);
+        } finally {
+          await withRoot.client.close();
+        }
+        const noRoots = await stdio(data, null);
+        try {
+          const refused = await noRoots.call('intent_status', {});
+          assert.equal(refused.error?.code, 'PROJECT_ROOT_REQUIRED');
+          const relative = await noRoots.call('intent_status', { project_root: 'rel/path' });
+          assert.equal(relative.error?.code, 'PROJECT_ROOT_INVALID');
+          const unc = await noRoots.call('intent_status', { project_root: '\\\\server\\share' });
+          assert.equal(unc.error?.code, 'PROJECT_ROOT_INVALID');
+          const explicit = await noRoots.call('intent_status', { project_root: project });
+          assert.equal(explicit.ok, true);
+        } finally {
+          await noRoots.client.close();
+        }
+      }),
+    ));
+
+  it('uses Codex sandbox metadata first; malformed and mismatched roots fail before state', () =>
+    withDir((data) =>
+      withDir(async (project) =>
+        withDir(async (other) => {
+          const codex = await stdio(data, [other]);
+          const meta = { [SANDBOX]: { sandboxCwd: pathToFileURL(project).href } };
+          try {
+            const started = await codex.call('intent_start_task', {}, meta);
+            assert.equal(started.ok, true, JSON.stringify(started.error));
+            const same = await codex.call(
+              'intent_status',
+              { project_root: await realpath(project) },
+              meta,
+            );
+            assert.equal(same.project_id, started.project_id);
+            const mismatch = await codex.call('intent_status', { project_root: other }, meta);
+            assert.equal(mismatch.error?.code, 'PROJECT_ROOT_MISMATCH');
+            for (const bad of [
+              'not an object',
+              { sandboxCwd: 42 },
+              { sandboxCwd: 'https://example.com/x' },
+              { sandboxCwd: 'file://remote-host/share' },
+              {},
+            ]) {
+              const answer = await codex.call('intent_status', {}, { [SANDBOX]: bad });
+              assert.equal(answer.error?.code, 'PROJECT_ROOT_METADATA_INVALID', JSON.stringify(bad));
+            }
+            // the client root alone names a different project
+            const byRoot = await codex.call('intent_start_task', {});
+            assert.notEqual(byRoot.project_id, started.project_id);
+          } finally {
+            await codex.client.close();
+          }
+        }),
+      ),
+    ));
+});
