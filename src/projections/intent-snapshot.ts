@@ -35,7 +35,6 @@ export type CandidateView = {
 
 type Head = TaskHead & {
   host_session_hash: string | null;
-  claim_seq: number;
   last_position: number;
 };
 
@@ -77,7 +76,6 @@ const apply = async (e: IntentLogEvent, tx: ModelTx): Promise<void> => {
         started_at: e.data.started_at,
         candidate_count: 0,
         imports: 0,
-        claim_seq: 0,
         last_position: e.global_position,
       } satisfies Head);
       return;
@@ -85,13 +83,14 @@ const apply = async (e: IntentLogEvent, tx: ModelTx): Promise<void> => {
       const { claim } = e.data;
       const head = await tx.get<Head>(taskKey(p, t));
       if (!head) return;
-      tx.put(taskKey(p, t), touch({ ...head, claim_seq: head.claim_seq + 1 }));
+      tx.put(taskKey(p, t), touch(head));
       putClaim(tx, claimKey(p, t, claim.claim_id), {
         body: claim,
         life: 'active',
         superseded_by: null,
         promoted: false,
-        seq: head.claim_seq,
+        // the stream version orders claims the same live and replayed (a shredded one included)
+        seq: e.stream_version,
       });
       for (const old of claim.supersedes)
         await updateClaim(tx, p, t, old, { life: 'superseded', superseded_by: claim.claim_id });

@@ -26,7 +26,11 @@ const stdio = async (dataDir: string, roots: readonly string[] | null) => {
       roots: roots.map((r) => ({ uri: pathToFileURL(r).href })),
     }));
   await client.connect(transport);
-  const call = async (name: string, args: Record<string, unknown>, meta?: Record<string, unknown>) =>
+  const call = async (
+    name: string,
+    args: Record<string, unknown>,
+    meta?: Record<string, unknown>,
+  ) =>
     (await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }))
       .structuredContent as Envelope;
   return { client, call };
@@ -103,7 +107,11 @@ describe('intent over stdio, end to end', () => {
               {},
             ]) {
               const answer = await codex.call('intent_status', {}, { [SANDBOX]: bad });
-              assert.equal(answer.error?.code, 'PROJECT_ROOT_METADATA_INVALID', JSON.stringify(bad));
+              assert.equal(
+                answer.error?.code,
+                'PROJECT_ROOT_METADATA_INVALID',
+                JSON.stringify(bad),
+              );
             }
             // the client root alone names a different project
             const byRoot = await codex.call('intent_start_task', {});
