@@ -1,3 +1,4 @@
+import { hookCommand } from '../cli/commands/hook.js';
 import { intentEvents } from '../events/catalog/intent.js';
 import { intentSurface } from '../mcp/surfaces/intent.js';
 import { intentSnapshotProjector } from '../projections/intent-snapshot.js';
@@ -9,4 +10,5 @@ export const intentModule = defineModule({
   events: intentEvents,
   projectors: [intentSnapshotProjector],
   surfaces: [intentSurface],
+  cli: [hookCommand],
 });

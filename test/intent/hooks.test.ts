@@ -1,0 +1,118 @@
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { filesHolding } from '../../src/app/intent-io.js';
+import { intentlogArgs } from '../support/intentlog-bin.js';
+import { agentSource, intentClient, openAt, userSource, withDir } from './harness.js';
+
+const EVENTS = ['session-start', 'user-prompt', 'post-compact', 'stop', 'session-end'];
+
+/** Runs `intentlog hook <event>` with `stdin`; resolves with its stdout and exit code. */
+const hook = (event: string, dataDir: string, stdin: string) =>
+  new Promise<{ stdout: string; code: number | null }>((resolve) => {
+    const child = spawn(process.execPath, intentlogArgs(['hook', event, '--data-dir', dataDir]), {
+      env: { ...process.env, INTENTLOG_STORE: '' },
+    });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.on('close', (code) => resolve({ stdout, code }));
+    child.stdin.end(stdin);
+  });
+
+describe('intent hooks CLI', () => {
+  it('every hook continues on malformed input and never creates a missing data dir', () =>
+    withDir(async (dir) => {
+      const missing = join(dir, 'not-there');
+      // one malformed shape per event (each a process start; the machine is shared)
+      const malformed = ['', '{not json', '[1,2]', 'null', '{"cwd": 42}'];
+      await Promise.all(
+        EVENTS.map(async (event, i) => {
+          const { stdout, code } = await hook(event, missing, malformed[i]!);
+          assert.equal(code, 0);
+          assert.deepEqual(JSON.parse(stdout), { continue: true }, `${event} ${malformed[i]}`);
+        }),
+      );
+      assert.equal(existsSync(missing), false);
+    }));
+
+  it('session-start injects only direct user statements; user-prompt records only a hash', () =>
+    withDir((data) =>
+      withDir(async (root) => {
+        const said = 'Use British spelling in the docs';
+        const guessed = 'The user probably wants emoji in commit messages';
+        const prompt = 'PROMPT-please-refactor-module-quokka-8812';
+        let task_id: string;
+        {
+          const app = await openAt(data);
+          const c = await intentClient(app, [root]);
+          task_id = String(
+            (
+              await c.ok('intent_start_task', {
+                host_session_id: 'session-A',
+                claims: [
+                  {
+                    epistemic_status: 'explicit',
+                    basis: 'direct_statement',
+                    statement: said,
+                    source_ref: userSource,
+                  },
+                  {
+                    epistemic_status: 'inferred',
+                    confidence: 0.4,
+                    statement: guessed,
+                    source_ref: agentSource,
+                  },
+                ],
+              })
+            ).task_id,
+          );
+          await c.close();
+          await app.close();
+        }
+        const start = await hook(
+          'session-start',
+          data,
+          JSON.stringify({ cwd: root, session_id: 'x' }),
+        );
+        const context = JSON.parse(start.stdout) as {
+          continue: boolean;
+          hookSpecificOutput: { additionalContext: string };
+        };
+        assert.equal(context.continue, true);
+        assert.ok(context.hookSpecificOutput.additionalContext.includes(said));
+        assert.ok(!context.hookSpecificOutput.additionalContext.includes(guessed));
+        assert.match(context.hookSpecificOutput.additionalContext, /1 further claims/);
+
+        const other = await hook('session-start', data, JSON.stringify({ cwd: '/' }));
+        assert.deepEqual(JSON.parse(other.stdout), { continue: true }, 'another project: nothing');
+
+        const input = { cwd: root, session_id: 'session-A', prompt };
+        assert.deepEqual(
+          JSON.parse((await hook('user-prompt', data, JSON.stringify(input))).stdout),
+          {
+            continue: true,
+          },
+        );
+        assert.deepEqual(await filesHolding(data, [prompt]), []);
+        const app = await openAt(data);
+        const c = await intentClient(app, [root]);
+        try {
+          const { candidates } = await c.ok('intent_list_candidates', { task_id });
+          const list = candidates as unknown as {
+            origin: string;
+            hook_event: string;
+            statement: null;
+          }[];
+          assert.deepEqual(
+            list.map((x) => [x.origin, x.hook_event, x.statement]),
+            [['hook', 'user-prompt', null]],
+          );
+        } finally {
+          await c.close();
+          await app.close();
+        }
+      }),
+    ));
+});
