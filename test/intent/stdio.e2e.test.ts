@@ -123,3 +123,40 @@ describe('intent over stdio, end to end', () => {
       ),
     ));
 });
+
+describe('intent across processes', () => {
+  it('two MCP processes with the same request_id record the claim once', () =>
+    withDir((data) =>
+      withDir(async (project) => {
+        const a = await stdio(data, [project]);
+        const b = await stdio(data, [project]);
+        try {
+          const started = await a.call('intent_start_task', {});
+          const args = {
+            task_id: started.task_id,
+            request_id: 'same-request',
+            statement: 'Release only from main',
+            basis: 'direct_statement',
+            source_ref: userSource,
+          };
+          const [one, two] = await Promise.all([
+            a.call('intent_add_explicit', args),
+            b.call('intent_add_explicit', args),
+          ]);
+          assert.equal(one.ok && two.ok, true, JSON.stringify([one.error, two.error]));
+          assert.equal(
+            (one.result as { claim_id: string }).claim_id,
+            (two.result as { claim_id: string }).claim_id,
+          );
+          const snap = await b.call('intent_get_snapshot', { task_id: started.task_id });
+          assert.equal(
+            (snap.result as { snapshot: { active_claims: number } }).snapshot.active_claims,
+            1,
+          );
+        } finally {
+          await a.client.close();
+          await b.client.close();
+        }
+      }),
+    ));
+});
