@@ -80,6 +80,7 @@ export const intentWrites = (log: EventLog, store: PrivateStore) => {
               callerId: call.caller_id,
               operation: call.operation,
               args: call.args,
+              reusedCode: 'REQUEST_ID_REUSED',
             },
           }),
       respond: call.respond,
