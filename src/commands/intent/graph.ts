@@ -58,6 +58,13 @@ export const IntentGraph = z.strictObject({
 });
 export type IntentGraph = z.infer<typeof IntentGraph>;
 
+/** The published JSON Schema of the graph (docs/intent-graph.schema.json; a test keeps them equal). */
+export const graphJsonSchema = () => ({
+  $id: 'https://intentlog.dev/schemas/intent-graph-v1.json',
+  title: 'intentlog intent task graph, format_version 1',
+  ...z.toJSONSchema(IntentGraph),
+});
+
 const invalid = (message: string, details: Record<string, unknown> = {}) =>
   intentError('IMPORT_INVALID', message, details);
 
