@@ -1,0 +1,148 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { intentOf } from '../src/app/intent.js';
+import { canonicalRoot, rootHash } from '../src/app/intent-root.js';
+import type { ClaimBody } from '../src/events/catalog/intent.js';
+import { openIntentlog } from '../src/modules/index.js';
+import { fmt, median, percentile } from './stats.js';
+
+/**
+ * The intent surface's timing targets (issue 16): `intent_get_snapshot` over stdio on a task of
+ * 5,000 claims and 500 disputes, and a Hook's process from start to answer. Run after
+ * `npm run build`: `tsc -p tsconfig.bench.json && node .tmp/bench-build/bench/intent.js`.
+ */
+const CLI = fileURLToPath(new URL('../../../dist/cli/main.js', import.meta.url));
+const CLAIMS = 5000;
+const DISPUTES = 500;
+
+const body = (i: number, over: Partial<ClaimBody> = {}): ClaimBody => ({
+  claim_id: randomUUID(),
+  statement: `inferred intent number ${i}: the user would like behaviour ${i % 97} kept`,
+  role: 'goal',
+  epistemic_status: 'inferred',
+  source_ref: { kind: 'agent_turn', event_id: `turn-${i}`, sha256: null, excerpt: null },
+  basis: null,
+  scope: 'task',
+  confidence: 0.5,
+  facets: [],
+  affects_decision: null,
+  disputes: [],
+  supersedes: [],
+  candidate: false,
+  import_id: null,
+  valid_from: new Date(Date.UTC(2026, 11, 1) + i * 1000).toISOString(),
+  ...over,
+});
+
+/** A task of 5,000 claims, 500 of them disputes over two others, written through the decider. */
+const populate = async (dataDir: string, root: string) => {
+  const app = await openIntentlog({ dataDir });
+  const service = intentOf(app);
+  const canonical = await canonicalRoot(root);
+  const project_id = await service.projects.ensure({
+    canonical,
+    hash: rootHash(canonical),
+    source: 'project_root',
+  });
+  const started = await service.startTask({ project_id, caller_id: 'bench' }, { claims: [] });
+  const plain = Array.from({ length: CLAIMS - DISPUTES }, (_, i) => body(i));
+  const disputes = Array.from({ length: DISPUTES }, (_, i) =>
+    body(CLAIMS + i, {
+      epistemic_status: 'disputed',
+      confidence: null,
+      role: 'decision',
+      disputes: [plain[2 * i]!.claim_id, plain[2 * i + 1]!.claim_id],
+    }),
+  );
+  for (const claims of [plain, disputes])
+    await service.writes.write({
+      project_id,
+      task_id: started.task_id,
+      caller_id: 'bench',
+      operation: 'bench',
+      args: {},
+      command: (route) => ({
+        type: 'ImportClaims',
+        data: {
+          import_id: randomUUID(),
+          format_version: 1,
+          claims,
+          now: new Date().toISOString(),
+          route,
+        },
+      }),
+      respond: () => null,
+    });
+  await app.waitFor(await app.log.head());
+  await app.close();
+  return started.task_id;
+};
+
+const snapshotTimes = async (dataDir: string, root: string, task_id: string, runs: number) => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'mcp', '--data-dir', dataDir, '--surface', 'intent'],
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(transport);
+  const times: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < runs + 3; i++) {
+    const t0 = performance.now();
+    const answer = await client.callTool({
+      name: 'intent_get_snapshot',
+      arguments: { project_root: root, task_id },
+    });
+    if (i >= 3) times.push(performance.now() - t0);
+    bytes = JSON.stringify(answer.structuredContent).length;
+    if (answer.isError) throw new Error(JSON.stringify(answer.structuredContent));
+  }
+  await client.close();
+  return { times, bytes };
+};
+
+const hookTime = (dataDir: string, root: string): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [CLI, 'hook', 'user-prompt', '--data-dir', dataDir]);
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('close', () =>
+      out.includes('"continue":true') ? resolve(performance.now() - t0) : reject(new Error(out)),
+    );
+    child.stdin.end(JSON.stringify({ cwd: root, session_id: 's', prompt: 'hello' }));
+  });
+
+const main = async () => {
+  const base = await mkdtemp(join(tmpdir(), 'intentlog-bench-intent-'));
+  const root = join(base, 'project');
+  await mkdir(root);
+  const dataDir = join(base, 'data');
+  try {
+    const started = performance.now();
+    const task_id = await populate(dataDir, root);
+    const built = performance.now() - started;
+    const snap = await snapshotTimes(dataDir, root, task_id, 30);
+    const hooks: number[] = [];
+    for (let i = 0; i < 10; i++) hooks.push(await hookTime(dataDir, root));
+    console.log(`| populate ${CLAIMS} claims (${DISPUTES} disputes) | ${fmt(built)} ms |`);
+    console.log(
+      `| intent_get_snapshot over stdio, p50 / p95 (30 calls) | ${fmt(median(snap.times))} / ${fmt(percentile(snap.times, 95))} ms (${fmt(snap.bytes)} bytes) |`,
+    );
+    console.log(
+      `| hook user-prompt process start to answer, p50 / p95 (10 runs) | ${fmt(median(hooks))} / ${fmt(percentile(hooks, 95))} ms |`,
+    );
+  } finally {
+    await rm(base, { recursive: true, force: true });
+  }
+};
+
+await main();
