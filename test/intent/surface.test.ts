@@ -156,4 +156,37 @@ describe('intent surface (in-memory MCP client, LevelDB store)', () => {
         }
       }),
     ));
+
+  it('status creates no storage; a snapshot is byte-identical live and rebuilt', () =>
+    withDir((data) =>
+      withDir(async (root) => {
+        const app = await openAt(data);
+        const c = await intentClient(app, [root]);
+        try {
+          const before = await app.log.head();
+          const status = await c.ok('intent_status');
+          assert.equal(status.project_known, false);
+          assert.equal(await app.log.head(), before, 'intent_status wrote nothing');
+
+          const task_id = String((await c.ok('intent_start_task')).task_id);
+          for (const statement of ['first wish', 'second wish', 'third wish'])
+            await c.ok('intent_add_inference', {
+              task_id,
+              statement,
+              confidence: 0.5,
+              source_ref: agentSource,
+            });
+          const live = JSON.stringify(await c.ok('intent_get_snapshot', { task_id }));
+          assert.equal(JSON.stringify(await c.ok('intent_get_snapshot', { task_id })), live);
+          const stored = async () =>
+            JSON.stringify(await app.log.models.range({ prefix: 'intent.snapshot/' }));
+          const liveModel = await stored();
+          await app.projections.rebuild(['intent.snapshot']);
+          assert.equal(await stored(), liveModel, 'the rebuilt read model is the live one');
+        } finally {
+          await c.close();
+          await app.close();
+        }
+      }),
+    ));
 });
