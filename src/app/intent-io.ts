@@ -13,7 +13,7 @@ import type { EventLog } from '../events/index.js';
 import type { ClaimView } from '../projections/intent-snapshot-view.js';
 import type { IntentCall } from './intent.js';
 import type { IntentReads, TaskView } from './intent-reads.js';
-import type { intentWrites} from './intent-writes.js';
+import type { intentWrites } from './intent-writes.js';
 import { type Written } from './intent-writes.js';
 
 /** Export, import and verified delete of intent tasks. */
