@@ -73,25 +73,32 @@ export const initialTask = (): TaskState => ({
   imports: [],
 });
 
-const addClaim = (state: TaskState, body: ClaimBody): void => {
-  state.claims.set(body.claim_id, { body, life: 'active', superseded_by: null, promoted: false });
+const addClaim = (state: TaskState, body: ClaimBody): TaskState => {
+  const claims = new Map(state.claims);
+  claims.set(body.claim_id, { body, life: 'active', superseded_by: null, promoted: false });
   for (const old of body.supersedes) {
-    const target = state.claims.get(old);
-    if (target)
-      state.claims.set(old, { ...target, life: 'superseded', superseded_by: body.claim_id });
+    const target = claims.get(old);
+    if (target) claims.set(old, { ...target, life: 'superseded', superseded_by: body.claim_id });
   }
+  return { ...state, claims };
 };
 
-const setLife = (state: TaskState, claimId: string, change: Partial<ClaimState>): void => {
+const changeClaim = (state: TaskState, claimId: string, change: Partial<ClaimState>): TaskState => {
   const claim = state.claims.get(claimId);
-  if (claim) state.claims.set(claimId, { ...claim, ...change });
+  if (!claim) return state;
+  return { ...state, claims: new Map(state.claims).set(claimId, { ...claim, ...change }) };
+};
+
+const withoutClaim = (state: TaskState, claimId: string): TaskState => {
+  const claims = new Map(state.claims);
+  claims.delete(claimId);
+  return { ...state, claims, deleted_claims: new Set(state.deleted_claims).add(claimId) };
 };
 
 /**
- * Folds one event into the state. A task may hold thousands of claims, so the fold extends the
- * state it is given instead of copying its maps per event: every fold starts from a fresh
- * `initialTask()`, and no state is shared between folds. A shredded event (its claim deleted)
- * reads with empty data and changes nothing; its tombstone follows it in the stream.
+ * Folds one event into a new state; the state it is given is never changed (the log may keep a
+ * folded state and hand it to the next load). A shredded event (its claim deleted) reads with
+ * empty data and changes nothing; its tombstone follows it in the stream.
  */
 export const evolveTask = (state: TaskState, event: IntentEvent): TaskState => {
   if (Object.keys(event.data).length === 0) return state;
@@ -102,35 +109,33 @@ export const evolveTask = (state: TaskState, event: IntentEvent): TaskState => {
         exists: true,
         project_id: event.data.project_id,
         task_id: event.data.task_id,
+        started_at: event.data.started_at,
       };
     case 'intent.claim_added':
-      addClaim(state, event.data.claim);
-      return state;
+      return addClaim(state, event.data.claim);
     case 'intent.claim_invalidated':
-      setLife(state, event.data.claim_id, { life: 'invalidated' });
-      return state;
+      return changeClaim(state, event.data.claim_id, { life: 'invalidated' });
     case 'intent.claim_promoted':
-      setLife(state, event.data.claim_id, { promoted: true });
-      return state;
+      return changeClaim(state, event.data.claim_id, { promoted: true });
     case 'intent.claim_deleted':
-      state.claims.delete(event.data.claim_id);
-      state.deleted_claims.add(event.data.claim_id);
-      return state;
+      return withoutClaim(state, event.data.claim_id);
     case 'intent.task_deleted':
-      for (const id of event.data.claim_ids) state.deleted_claims.add(id);
-      state.claims.clear();
-      state.candidates.clear();
-      return { ...state, deleted: true };
+      return {
+        ...state,
+        deleted: true,
+        claims: new Map(),
+        candidates: new Map(),
+        deleted_claims: new Set([...state.deleted_claims, ...event.data.claim_ids]),
+      };
     case 'intent.mode_set':
       return { ...state, mode: event.data.mode, marker_hash: event.data.marker_hash };
     case 'intent.candidate_recorded': {
       const { candidate_id, origin, hook_event, sha256, recorded_at } = event.data;
-      state.candidates.set(candidate_id, { candidate_id, origin, hook_event, sha256, recorded_at });
-      return state;
+      const candidate = { candidate_id, origin, hook_event, sha256, recorded_at };
+      return { ...state, candidates: new Map(state.candidates).set(candidate_id, candidate) };
     }
     case 'intent.import_recorded':
-      state.imports.push(event.data.import_id);
-      return state;
+      return { ...state, imports: [...state.imports, event.data.import_id] };
   }
 };
 
