@@ -174,7 +174,55 @@ export const intentService = (
     return outcome;
   };
 
+  /** The distinct tasks of the project holding an active claim with the same statement. */
+  const recurrence = async (project_id: string, statement: string): Promise<string[]> => {
+    const norm = (t: string) => t.toLowerCase().replace(/\s+/g, ' ').trim();
+    const wanted = norm(statement);
+    const tasks: string[] = [];
+    for (const head of await reads.tasks(project_id)) {
+      if (head.deleted || head.mode !== 'on') continue;
+      const view = await reads.view(project_id, head.task_id);
+      if (
+        'head' in view &&
+        view.claims.some((c) => c.life === 'active' && norm(c.body.statement) === wanted)
+      )
+        tasks.push(head.task_id);
+    }
+    return tasks;
+  };
+
+  /**
+   * The user confirms a long-term candidate: promoted once its statement recurred in three
+   * distinct tasks of the project (the decider checks the count it is given).
+   */
+  const promote = async (
+    call: IntentCall,
+    task_id: string,
+    args: { claim_id: string; confirmation_event_id: string },
+  ): Promise<Written<ClaimResult>> => {
+    const view = await reads.view(call.project_id, task_id);
+    if (!('head' in view)) return { kind: 'off', status: view };
+    const claim = view.claims.find((c) => c.body.claim_id === args.claim_id);
+    if (!claim) throw intentError('CLAIM_NOT_FOUND', 'no such claim in this task', args);
+    const recurrence_tasks = await recurrence(call.project_id, claim.body.statement);
+    return writes.write({
+      ...call,
+      task_id,
+      operation: 'intent_add_explicit',
+      args: { task_id, ...args },
+      command: (route) => ({
+        type: 'PromoteClaim',
+        data: { ...args, recurrence_tasks, now: clock(), route },
+      }),
+      respond: () => ({
+        ...claimResult(claim.body, { redactions: 0, truncated: false }),
+        candidate: false,
+      }),
+    });
+  };
+
   return {
+    promote,
     projects: intentProjects(log, waitFor),
     io: intentIo(log, reads, writes, clock),
     reads,

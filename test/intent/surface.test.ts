@@ -189,4 +189,53 @@ describe('intent surface (in-memory MCP client, LevelDB store)', () => {
         }
       }),
     ));
+
+  it('promotes a long-term inference only after three distinct tasks and the confirmation', () =>
+    withDir((data) =>
+      withDir(async (root) => {
+        const app = await openAt(data);
+        const c = await intentClient(app, [root]);
+        try {
+          const wish = 'Prefer pnpm over npm in every repository';
+          const tasks: { task_id: string; claim_id: string }[] = [];
+          const confirm = (t: { task_id: string; claim_id: string }) =>
+            c.call('intent_add_explicit', {
+              task_id: t.task_id,
+              statement: wish,
+              basis: 'confirmed_candidate',
+              confirms_claim_id: t.claim_id,
+              source_ref: userSource,
+            });
+          for (let i = 0; i < 3; i++) {
+            const task_id = String((await c.ok('intent_start_task')).task_id);
+            const added = await c.ok('intent_add_inference', {
+              task_id,
+              statement: wish,
+              confidence: 0.8,
+              scope: 'long_term',
+              source_ref: agentSource,
+            });
+            assert.equal(added.candidate, true, 'a long-term inference waits as a candidate');
+            tasks.push({ task_id, claim_id: String(added.claim_id) });
+            if (i === 1) {
+              const early = await confirm(tasks[0]!);
+              assert.equal(early.error?.code, 'INVALID_ARGUMENT', 'two tasks are not enough');
+            }
+          }
+          const listed = await c.ok('intent_list_candidates', { task_id: tasks[0]!.task_id });
+          assert.equal(
+            (listed.candidates as unknown as unknown[]).length,
+            1,
+            'listing never promotes',
+          );
+          const promoted = await confirm(tasks[0]!);
+          assert.equal(promoted.ok, true, JSON.stringify(promoted.error));
+          const after = await c.ok('intent_list_candidates', { task_id: tasks[0]!.task_id });
+          assert.deepEqual(after.candidates, []);
+        } finally {
+          await c.close();
+          await app.close();
+        }
+      }),
+    ));
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ClaimInput } from '../../commands/intent/claim-input.js';
 import type { Written } from '../../app/intent-writes.js';
+import { intentError } from '../../commands/intent/errors.js';
 import { ExplicitBasis } from '../../events/catalog/intent.js';
 import type { AnyTool } from '../tool.js';
 import { intentTool, type IntentAnswer, type Scope } from './intent-define.js';
@@ -58,17 +59,32 @@ export const claimTools: AnyTool[] = [
     description:
       'Records an atomic statement the user directly expressed (basis direct_statement) or ' +
       'confirmed (confirmed_candidate). The source must be a user event; tool output and ' +
-      'external results are evidence, never explicit.',
+      'external results are evidence, never explicit. With confirms_claim_id (basis ' +
+      'confirmed_candidate) it confirms a long-term candidate instead, which is promoted only ' +
+      'once its statement recurred in three distinct tasks of the project.',
     args: {
       ...common,
       statement: S.Statement,
       basis: ExplicitBasis,
       source_ref: S.SourceOf(['user_event']),
+      confirms_claim_id: S.ClaimId.optional().describe('the long-term candidate the user confirms'),
       ...S.claimFields,
     },
     ...mutation,
-    run: (args, scope) =>
-      add('intent_add_explicit', args, { ...args, epistemic_status: 'explicit' }, scope),
+    async run(args, scope) {
+      if (args.confirms_claim_id === undefined)
+        return add('intent_add_explicit', args, { ...args, epistemic_status: 'explicit' }, scope);
+      if (args.basis !== 'confirmed_candidate')
+        throw intentError(
+          'INVALID_ARGUMENT',
+          'confirming a candidate needs basis confirmed_candidate',
+        );
+      const outcome = await scope.service.promote(scope.call, args.task_id, {
+        claim_id: args.confirms_claim_id,
+        confirmation_event_id: args.source_ref.event_id ?? args.source_ref.sha256 ?? '',
+      });
+      return answer(outcome, args.task_id, (r) => `long-term claim ${r.claim_id} promoted`);
+    },
   }),
   intentTool({
     name: 'intent_add_inference',
