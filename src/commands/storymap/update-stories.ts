@@ -88,7 +88,8 @@ const checkDependencies = (
     graph.set(row.story_id, [...new Set(row.dependencies)]);
     changed++;
   });
-  const cycle = changed > 0 ? findCycle(graph) : undefined;
+  const roots = command.rows.filter((r) => r.dependencies).map((r) => r.story_id);
+  const cycle = changed > 0 ? findCycle(graph, roots) : undefined;
   if (cycle) {
     const keys = cycle.map((id) => map.stories.get(id)?.key ?? id);
     throw invalidArgument(`Dependency cycle: ${keys.join(' → ')}. Nothing was written.`, {
