@@ -1,37 +1,7 @@
-import type { EventOf } from '../../events/index.js';
-import type {
-  ActivityAdded,
-  BuildSequenceSet,
-  DecisionAmended,
-  DecisionCategory,
-  DecisionLogged,
-  DecisionRetracted,
-  DependenciesSet,
-  ReleaseCreated,
-  ReleaseRenamed,
-  StoryIndexed,
-  StoryMapArchived,
-  StoryMapCreated,
-  StoryMapRestored,
-  VisionAnswered,
-  VisionKey,
-} from '../../events/catalog/storymap.js';
+import type { DecisionCategory, MapEvent, VisionKey } from '../../events/catalog/storymap.js';
 import { streamName } from '../../events/index.js';
 
-export type MapEvent =
-  | EventOf<typeof StoryMapCreated>
-  | EventOf<typeof StoryMapArchived>
-  | EventOf<typeof StoryMapRestored>
-  | EventOf<typeof VisionAnswered>
-  | EventOf<typeof ActivityAdded>
-  | EventOf<typeof ReleaseCreated>
-  | EventOf<typeof ReleaseRenamed>
-  | EventOf<typeof StoryIndexed>
-  | EventOf<typeof DependenciesSet>
-  | EventOf<typeof BuildSequenceSet>
-  | EventOf<typeof DecisionLogged>
-  | EventOf<typeof DecisionAmended>
-  | EventOf<typeof DecisionRetracted>;
+export type { MapEvent };
 
 export type IndexedStory = { story_id: string; key: string; title: string; cancelled: boolean };
 export type MapDecision = {

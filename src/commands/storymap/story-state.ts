@@ -1,30 +1,12 @@
-import type { EventOf } from '../../events/index.js';
 import type {
   Criterion,
-  CriteriaAdded,
-  CriteriaReplaced,
-  CriterionUpdated,
   Effort,
-  StoryCancelled,
-  StoryCreated,
-  StoryNoteAdded,
+  StoryEvent,
   StoryPriority,
-  StoryRevised,
   StoryStatus,
-  StoryStatusChanged,
-  StoryUncancelled,
 } from '../../events/catalog/storymap.js';
 
-export type StoryEvent =
-  | EventOf<typeof StoryCreated>
-  | EventOf<typeof StoryRevised>
-  | EventOf<typeof StoryStatusChanged>
-  | EventOf<typeof StoryCancelled>
-  | EventOf<typeof StoryUncancelled>
-  | EventOf<typeof StoryNoteAdded>
-  | EventOf<typeof CriteriaAdded>
-  | EventOf<typeof CriterionUpdated>
-  | EventOf<typeof CriteriaReplaced>;
+export type { StoryEvent };
 
 /** One story as its own stream decides it; `version` is the stream's version. */
 export type StoryState = {

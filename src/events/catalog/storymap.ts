@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvent } from './define.js';
+import { defineEvent, type EventOf } from './define.js';
 
 /**
  * The story map context (contracts/storymap.md, hosted part). Two kinds of stream:
@@ -269,3 +269,10 @@ export const storyEvents = [
 ] as const;
 
 export const storymapEvents = [...mapEvents, ...storyEvents] as const;
+
+type EventsOf<L extends readonly unknown[]> = { [K in keyof L]: EventOf<L[K]> }[number];
+
+/** The events of the map's stream, and of a story's stream, as deciders and projectors see them. */
+export type MapEvent = EventsOf<typeof mapEvents>;
+export type StoryEvent = EventsOf<typeof storyEvents>;
+export type StoryMapEvent = MapEvent | StoryEvent;

@@ -1,0 +1,123 @@
+import type { StoryChanges, StoryEvent, StoryMapEvent } from '../events/catalog/storymap.js';
+import type { OrderRow } from './storymap-order.js';
+
+/** A story-map event as a projector folds it: typed data plus the envelope fields it reads. */
+export type Folded<E extends StoryMapEvent = StoryMapEvent> = E & {
+  created_at: string;
+  stream_version: number;
+};
+
+const seg = encodeURIComponent;
+export const rowKey = (projectId: string, storyId: string) =>
+  `row/${seg(projectId)}/${seg(storyId)}`;
+export const rowPrefix = (projectId: string) => `row/${seg(projectId)}/`;
+
+const emptyRow = (id: string): OrderRow => ({
+  id,
+  key: '',
+  number: 0,
+  title: '',
+  status: 'todo',
+  activity: '',
+  release: 1,
+  priority: 'should',
+  effort: 'M',
+  sort_order: null,
+  build_sequence: null,
+  depends_on: [],
+  criteria_count: 0,
+  must_ids: [],
+  version: 0,
+  cancelled_at: null,
+  cancellation_reason: null,
+});
+
+const keyNumber = (key: string) => Number(key.slice(key.lastIndexOf('-') + 1));
+
+const musts = (criteria: readonly { criterion_id: string; priority: string }[]) =>
+  criteria.filter((c) => c.priority === 'must').map((c) => c.criterion_id);
+
+const revised = (row: OrderRow, changes: StoryChanges): OrderRow => {
+  const { title, activity, priority, effort, sort_order, release_order: release } = changes;
+  const picked = { title, activity, priority, effort, sort_order, release };
+  return {
+    ...row,
+    ...Object.fromEntries(Object.entries(picked).filter(([, v]) => v !== undefined)),
+  };
+};
+
+const fromStory = (row: OrderRow, event: Folded<StoryEvent>): OrderRow => {
+  switch (event.type) {
+    case 'story.created': {
+      const { key, title, activity, priority, effort, release_order } = event.data;
+      return {
+        ...row,
+        key,
+        number: keyNumber(key),
+        title,
+        activity,
+        priority,
+        effort,
+        release: release_order,
+      };
+    }
+    case 'story.revised':
+      return revised(row, event.data.changes);
+    case 'story.status_changed':
+      return { ...row, status: event.data.to };
+    case 'story.cancelled':
+      return { ...row, cancelled_at: event.created_at, cancellation_reason: event.data.reason };
+    case 'story.uncancelled':
+      return { ...row, cancelled_at: null, cancellation_reason: null, status: event.data.status };
+    case 'criteria.added':
+      return {
+        ...row,
+        criteria_count: row.criteria_count + event.data.criteria.length,
+        must_ids: [...row.must_ids, ...musts(event.data.criteria)],
+      };
+    case 'criteria.replaced':
+      return {
+        ...row,
+        criteria_count: event.data.criteria.length,
+        must_ids: musts(event.data.criteria),
+      };
+    case 'criterion.updated': {
+      const { criterion_id, priority } = event.data;
+      if (priority === undefined) return row;
+      const others = row.must_ids.filter((id) => id !== criterion_id);
+      return { ...row, must_ids: priority === 'must' ? [...others, criterion_id] : others };
+    }
+    case 'story.note_added':
+      return row;
+  }
+};
+
+const isStoryEvent = (event: Folded): event is Folded<StoryEvent> =>
+  !event.type.startsWith('storymap.');
+
+/** One event folded into its story's row; a story event also moves the row's `version`. */
+export const foldRow = (row: OrderRow | undefined, event: Folded, storyId: string): OrderRow => {
+  const current = row ?? emptyRow(storyId);
+  if (isStoryEvent(event)) return { ...fromStory(current, event), version: event.stream_version };
+  switch (event.type) {
+    case 'storymap.story_indexed':
+      return {
+        ...current,
+        key: event.data.key,
+        number: keyNumber(event.data.key),
+        title: event.data.title,
+      };
+    case 'storymap.dependencies_set':
+      return { ...current, depends_on: event.data.depends_on };
+    case 'storymap.build_sequence_set':
+      return { ...current, build_sequence: event.data.build_sequence };
+    default:
+      return current;
+  }
+};
+
+/** The story an event is about; undefined for the map's own events. */
+export const storyIdOf = (event: StoryMapEvent): string | undefined =>
+  'story_id' in event.data && event.type !== 'storymap.decision_logged'
+    ? event.data.story_id
+    : undefined;
