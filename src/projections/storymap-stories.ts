@@ -1,0 +1,270 @@
+import {
+  mapEvents,
+  storyEvents,
+  type Criterion,
+  type StoryChanges,
+} from '../events/catalog/storymap.js';
+import {
+  defineProjector,
+  modelKey,
+  modelKeyPrefix,
+  type LogEventOf,
+  type ModelTx,
+} from './projector.js';
+import type { CriterionView, MapView, StoryView } from './storymap-views.js';
+
+export const STORYMAP_STORIES = 'storymap.stories';
+
+export const StoryMapKeys = {
+  map: (projectId: string) => modelKey('map', projectId),
+  mapPrefix: modelKeyPrefix('map'),
+  story: (projectId: string, storyId: string) => modelKey('story', projectId, storyId),
+  storyPrefix: (projectId: string) => modelKeyPrefix('story', projectId),
+};
+
+const events = [...mapEvents, ...storyEvents] as const;
+type Folded = LogEventOf<(typeof events)[number]>;
+type Of<T extends Folded['type']> = Extract<Folded, { type: T }>;
+
+const criterionView = ({ criterion_id, ...c }: Criterion, tests = 0): CriterionView => ({
+  id: criterion_id,
+  ...c,
+  last_result: null,
+  test_count: tests,
+});
+
+const newStory = ({ data: d, created_at }: Of<'story.created'>, version: number): StoryView => ({
+  id: d.story_id,
+  project_id: d.project_id,
+  key: d.key,
+  title: d.title,
+  status: 'todo',
+  activity: d.activity,
+  user_story: { as_a: d.as_a, i_want: d.i_want, so_that: d.so_that },
+  priority: d.priority,
+  effort: d.effort,
+  release: d.release_order,
+  sort_order: null,
+  build_sequence: null,
+  depends_on: [],
+  version,
+  acceptance_criteria: [],
+  notes: null,
+  implementation_summary: null,
+  implemented_files: [],
+  implemented_at: null,
+  cancelled_at: null,
+  cancellation_reason: null,
+  spec_changed_since_built: false,
+  created_at,
+  updated_at: created_at,
+  record: {
+    created_by: d.by,
+    marked_ready_by: null,
+    marked_ready_at: null,
+    built_by: null,
+    built_at: null,
+    approved_by: null,
+    approved_at: null,
+  },
+  history: [],
+});
+
+const built = (v: StoryView) => v.status === 'done' || v.status === 'approved';
+/** A spec change on a built story: its criteria or title moved after it was built. */
+const specMoved = (v: StoryView): StoryView => ({
+  ...v,
+  spec_changed_since_built: built(v) || v.spec_changed_since_built,
+});
+
+const revise = (
+  v: StoryView,
+  { as_a, i_want, so_that, release_order, ...c }: StoryChanges,
+  at: string,
+): StoryView => {
+  const user_story = {
+    as_a: as_a ?? v.user_story.as_a,
+    i_want: i_want ?? v.user_story.i_want,
+    so_that: so_that ?? v.user_story.so_that,
+  };
+  const fields = Object.fromEntries(Object.entries(c).filter(([, x]) => x !== undefined));
+  const next = { ...v, ...fields, user_story, release: release_order ?? v.release };
+  if (c.implementation_summary !== undefined || c.implemented_files !== undefined)
+    next.implemented_at = at;
+  return c.title !== undefined ? specMoved(next) : next;
+};
+
+const statusChanged = (
+  v: StoryView,
+  { data: d, created_at: at }: Of<'story.status_changed'>,
+): StoryView => {
+  const record = { ...v.record };
+  if (d.to === 'ready_for_dev')
+    Object.assign(record, { marked_ready_by: d.by, marked_ready_at: at });
+  if (d.to === 'done') Object.assign(record, { built_by: d.by, built_at: at });
+  if (d.to === 'approved') Object.assign(record, { approved_by: d.by, approved_at: at });
+  const history = [...v.history, { from: d.from, to: d.to, by: d.by, via: d.via, at }];
+  const spec_changed_since_built = d.to === 'done' ? false : v.spec_changed_since_built;
+  return { ...v, status: d.to, record, history, spec_changed_since_built };
+};
+
+const foldStory = (v: StoryView, e: Exclude<Folded, Of<'story.created'>>): StoryView => {
+  switch (e.type) {
+    case 'story.revised':
+      return revise(v, e.data.changes, e.created_at);
+    case 'story.status_changed':
+      return statusChanged(v, e);
+    case 'story.cancelled':
+      return { ...v, cancelled_at: e.created_at, cancellation_reason: e.data.reason };
+    case 'story.uncancelled':
+      return { ...v, cancelled_at: null, cancellation_reason: null, status: e.data.status };
+    case 'story.note_added':
+      return { ...v, notes: v.notes ? `${v.notes}\n\n${e.data.note}` : e.data.note };
+    case 'criteria.added':
+      return specMoved({
+        ...v,
+        acceptance_criteria: [
+          ...v.acceptance_criteria,
+          ...e.data.criteria.map((c) => criterionView(c)),
+        ],
+      });
+    case 'criterion.updated': {
+      const { criterion_id, text, priority } = e.data;
+      const acceptance_criteria = v.acceptance_criteria.map((c) =>
+        c.id !== criterion_id
+          ? c
+          : { ...c, ...(text !== undefined ? { text } : {}), ...(priority ? { priority } : {}) },
+      );
+      return specMoved({ ...v, acceptance_criteria });
+    }
+    case 'criteria.replaced':
+      return specMoved({ ...v, acceptance_criteria: e.data.criteria.map((c) => criterionView(c)) });
+    case 'storymap.story_indexed':
+      return { ...v, title: e.data.title };
+    case 'storymap.dependencies_set':
+      return { ...v, depends_on: e.data.depends_on };
+    case 'storymap.build_sequence_set':
+      return { ...v, build_sequence: e.data.build_sequence };
+    default:
+      return v;
+  }
+};
+
+const newMap = ({ data: d, created_at }: Of<'storymap.created'>): MapView => ({
+  project_id: d.project_id,
+  map_id: d.map_id,
+  name: d.name,
+  idea: d.idea,
+  key_prefix: d.key_prefix,
+  client: d.client,
+  created_by: d.created_by,
+  created_at,
+  archived: false,
+  archived_at: null,
+  vision: {},
+  activities: [],
+  releases: [],
+  decisions: [],
+  last_activity_at: created_at,
+});
+
+const foldDecision = (m: MapView, e: Folded): MapView => {
+  const at = e.created_at;
+  switch (e.type) {
+    case 'storymap.decision_logged': {
+      const { project_id: _p, by, ...d } = e.data;
+      const decision = {
+        ...d,
+        logged_by: by,
+        logged_at: at,
+        amended_at: null,
+        retracted: false,
+        retracted_at: null,
+        retraction_reason: null,
+      };
+      return { ...m, decisions: [...m.decisions, decision] };
+    }
+    case 'storymap.decision_amended': {
+      const { project_id: _p, by: _b, decision_id, ...changes } = e.data;
+      const decisions = m.decisions.map((d) =>
+        d.decision_id !== decision_id ? d : { ...d, ...changes, amended_at: at },
+      );
+      return { ...m, decisions };
+    }
+    case 'storymap.decision_retracted': {
+      const { decision_id, reason } = e.data;
+      const decisions = m.decisions.map((d) =>
+        d.decision_id !== decision_id
+          ? d
+          : { ...d, retracted: true, retracted_at: at, retraction_reason: reason },
+      );
+      return { ...m, decisions };
+    }
+    default:
+      return m;
+  }
+};
+
+const foldMap = (m: MapView, e: Folded): MapView => {
+  const at = e.created_at;
+  switch (e.type) {
+    case 'storymap.archived':
+      return { ...m, archived: true, archived_at: at };
+    case 'storymap.restored':
+      return { ...m, archived: false, archived_at: null };
+    case 'storymap.vision_answered': {
+      const vision = { ...m.vision };
+      for (const [key, text] of Object.entries(e.data.answers))
+        vision[key as keyof typeof vision] = { text, answered_at: at };
+      return { ...m, vision };
+    }
+    case 'storymap.activity_added': {
+      const { activity_id, name, position } = e.data;
+      return { ...m, activities: [...m.activities, { activity_id, name, position }] };
+    }
+    case 'storymap.release_created':
+    case 'storymap.release_renamed': {
+      const { release_order, label } = e.data;
+      const others = m.releases.filter((r) => r.release_order !== release_order);
+      return {
+        ...m,
+        releases: [...others, { release_order, label }].sort(
+          (a, b) => a.release_order - b.release_order,
+        ),
+      };
+    }
+    default:
+      return foldDecision(m, e);
+  }
+};
+
+const storyIdOf = (e: Folded): string | undefined =>
+  e.type === 'storymap.decision_logged' || !('story_id' in e.data) ? undefined : e.data.story_id;
+
+const applyToStory = async (e: Folded, storyId: string, tx: ModelTx) => {
+  const key = StoryMapKeys.story(e.data.project_id, storyId);
+  const own = e.type.startsWith('storymap.')
+    ? {}
+    : { version: e.stream_version, updated_at: e.created_at };
+  if (e.type === 'story.created') return tx.put(key, newStory(e, e.stream_version));
+  const view = await tx.get<StoryView>(key);
+  if (view) tx.put(key, { ...foldStory(view, e), ...own });
+};
+
+/**
+ * The map view and one view per story. Pure folds of the log, so a rebuild equals the model
+ * kept live. The map's last_activity_at moves with every event of the project's map.
+ */
+export const storyMapStoriesProjector = defineProjector({
+  name: STORYMAP_STORIES,
+  version: 1,
+  events,
+  async apply(e, tx) {
+    const storyId = storyIdOf(e);
+    if (storyId !== undefined) await applyToStory(e, storyId, tx);
+    const key = StoryMapKeys.map(e.data.project_id);
+    if (e.type === 'storymap.created') return tx.put(key, newMap(e));
+    const map = await tx.get<MapView>(key);
+    if (map) tx.put(key, { ...foldMap(map, e), last_activity_at: e.created_at });
+  },
+});
