@@ -1,0 +1,204 @@
+import type { Principal } from '../commands/principal.js';
+import { buildOrder, isFinished } from '../projections/storymap-order.js';
+import type { MapView, StoryView } from '../projections/storymap-views.js';
+import { countsOf } from './storymap-queries.js';
+import { visionQuestions, visionState, type StoryMapReads } from './storymap-read.js';
+
+const visionSummary = (map: MapView) =>
+  visionQuestions(map)
+    .filter((q) => q.text)
+    .map((q) => `${q.heading} ${q.text}`)
+    .join(' ');
+
+export const getSessionContext = async (
+  reads: StoryMapReads,
+  projectId: string,
+  principal: Principal,
+) => {
+  const { map, caller } = await reads.map(projectId, principal);
+  const rows = await reads.rows(projectId);
+  const liveRows = rows.filter((r) => r.cancelled_at === null);
+  const v = visionState(map);
+  const current = liveRows.find((r) => r.status === 'in_progress');
+  const next = buildOrder(rows).order.find((o) => !isFinished(o) && o.status !== 'in_progress');
+  const views = await reads.stories(projectId);
+  const currentView = current && views.find((s) => s.id === current.id);
+  return {
+    workspace: { kind: 'local', note: 'a local intentlog ledger: no hosted workspace' },
+    project: {
+      id: map.project_id,
+      name: map.name,
+      idea: map.idea,
+      archived: map.archived,
+      your_role: caller.role,
+    },
+    constitution: {
+      status: v.status,
+      progress: v.progress,
+      ...(v.status === 'complete' ? { summary: visionSummary(map) } : { unanswered: v.unanswered }),
+    },
+    stories: {
+      counts: countsOf(rows),
+      total: liveRows.length,
+      cancelled: rows.length - liveRows.length,
+      map_id: map.map_id,
+      ...(currentView
+        ? {
+            current: {
+              id: currentView.id,
+              key: currentView.key,
+              title: currentView.title,
+              acceptance_criteria: currentView.acceptance_criteria,
+            },
+          }
+        : next
+          ? {
+              next: {
+                id: next.id,
+                key: next.key,
+                title: next.title,
+                priority: next.priority,
+                reason: next.reason,
+              },
+            }
+          : {}),
+      spec_changed_since_built: views
+        .filter((s) => s.spec_changed_since_built && !s.cancelled_at)
+        .map((s) => s.key),
+    },
+    sync: { state: 'local', last_activity: map.last_activity_at },
+    blockers: [],
+  };
+};
+
+export const getStatus = async (reads: StoryMapReads, projectId: string, principal: Principal) => {
+  const { map } = await reads.map(projectId, principal);
+  const rows = await reads.rows(projectId);
+  const views = await reads.stories(projectId);
+  const counts = countsOf(rows);
+  const total = rows.filter((r) => r.cancelled_at === null).length;
+  const complete = counts.approved + counts.done;
+  const pct = total === 0 ? 0 : Math.round((complete / total) * 100);
+  const cancelled = views.filter((s) => s.cancelled_at);
+  const changed = views.filter((s) => s.spec_changed_since_built && !s.cancelled_at);
+  const v = visionState(map);
+  const lines = [
+    `${map.name}: ${complete}/${total} complete (${pct}%)`,
+    `approved ${counts.approved} · dev complete ${counts.done} · in progress ${counts.in_progress} · ready ${counts.ready_for_dev} · needs rework ${counts.needs_rework} · todo ${counts.todo}`,
+    `Vision: ${v.status} (${v.progress})`,
+    ...(cancelled.length > 0
+      ? [
+          'Cancelled (stop all work on these):',
+          ...cancelled.map(
+            (s) =>
+              `- ${s.key} ${s.title}${s.cancellation_reason ? `: ${s.cancellation_reason}` : ''}`,
+          ),
+        ]
+      : []),
+    ...(changed.length > 0
+      ? ['Spec changed since built:', ...changed.map((s) => `- ${s.key} ${s.title}`)]
+      : []),
+    'CI regressions: none known (no CI results reach this ledger).',
+    `Sync: local ledger; last activity ${map.last_activity_at}.`,
+  ];
+  return { text: lines.join('\n'), counts, total, complete, percent: pct };
+};
+
+const criterionLine = (c: StoryView['acceptance_criteria'][number]) =>
+  `  - [${c.priority}] ${c.text}`;
+
+/** The project as one INTENT.md document: brief, vision, activities, releases, stories. */
+export const renderIntentMd = (map: MapView, stories: readonly StoryView[]) => {
+  const liveStories = stories
+    .filter((s) => !s.cancelled_at)
+    .sort((a, b) => Number(a.key.split('-').pop()) - Number(b.key.split('-').pop()));
+  const out = [`# ${map.name}`, '', map.idea, '', '## Vision', ''];
+  for (const q of visionQuestions(map))
+    out.push(`**${q.heading}** ${q.text ?? '_unanswered_'}`, '');
+  out.push('## Releases', '', ...map.releases.map((r) => `- ${r.release_order}: ${r.label}`), '');
+  for (const activity of map.activities) {
+    out.push(`## ${activity.name}`, '');
+    for (const s of liveStories.filter((x) => x.activity === activity.name)) {
+      out.push(
+        `### ${s.key} ${s.title}`,
+        '',
+        `status ${s.status} · priority ${s.priority} · effort ${s.effort} · release ${s.release}`,
+      );
+      const u = s.user_story;
+      if (u.as_a || u.i_want || u.so_that)
+        out.push(
+          '',
+          `As ${u.as_a ?? '…'}, I want ${u.i_want ?? '…'}, so that ${u.so_that ?? '…'}.`,
+        );
+      if (s.acceptance_criteria.length > 0)
+        out.push('', 'Acceptance criteria:', ...s.acceptance_criteria.map(criterionLine));
+      out.push('');
+    }
+  }
+  const decisions = map.decisions.filter((d) => !d.retracted);
+  if (decisions.length > 0)
+    out.push(
+      '## Decisions',
+      '',
+      ...decisions.map((d) => `- **${d.title}** (${d.category}): ${d.description}`),
+      '',
+    );
+  return out.join('\n');
+};
+
+export const getContext = async (reads: StoryMapReads, projectId: string, principal: Principal) => {
+  const { map } = await reads.map(projectId, principal);
+  return renderIntentMd(map, await reads.stories(projectId));
+};
+
+/** What waits on the founder: built stories to approve, todo stories to mark ready, unsequenced ones. */
+export const founderTodo = async (
+  reads: StoryMapReads,
+  projectId: string,
+  principal: Principal,
+) => {
+  const { map } = await reads.map(projectId, principal);
+  const rows = await reads.rows(projectId);
+  const { unsequenced } = buildOrder(rows);
+  const unblocks = (id: string) =>
+    rows.filter((r) => r.depends_on.includes(id) && !isFinished(r)).length;
+  const items = [
+    ...(visionState(map).status !== 'complete'
+      ? [
+          {
+            kind: 'vision',
+            story_key: null,
+            action: 'answer the vision (set_vision)',
+            detail: `unanswered: ${visionState(map).unanswered.join(', ')}`,
+            unblocks: 0,
+          },
+        ]
+      : []),
+    ...rows
+      .filter((r) => r.status === 'done' && !r.cancelled_at)
+      .map((r) => ({
+        kind: 'acceptance',
+        story_key: r.key,
+        action: `approve: intentlog founder approve ${r.key}`,
+        detail: r.title,
+        unblocks: unblocks(r.id),
+      })),
+    ...rows
+      .filter((r) => r.status === 'todo' && !r.cancelled_at)
+      .map((r) => ({
+        kind: 'ready',
+        story_key: r.key,
+        action: `mark ready: intentlog founder ready ${r.key}`,
+        detail: r.title,
+        unblocks: unblocks(r.id),
+      })),
+    ...unsequenced.map((u) => ({
+      kind: 'sequence',
+      story_key: u.key,
+      action: `sequence: intentlog founder sequence ${u.key} <n>`,
+      detail: u.title,
+      unblocks: unblocks(u.id),
+    })),
+  ];
+  return { project_id: map.project_id, items: items.sort((a, b) => b.unblocks - a.unblocks) };
+};

@@ -1,0 +1,263 @@
+import type { Principal } from '../commands/principal.js';
+import { principalId } from '../commands/principal.js';
+import type { StoryStatus } from '../events/catalog/storymap.js';
+import { buildOrder, isFinished, type OrderRow } from '../projections/storymap-order.js';
+import { STORYMAP_STORIES, StoryMapKeys } from '../projections/storymap-stories.js';
+import type { MapView, StoryView } from '../projections/storymap-views.js';
+import { projectQueries } from '../projections/queries.js';
+import type { App } from './app.js';
+import { requireRelease, visionState, type StoryMapReads } from './storymap-read.js';
+
+const live = (rows: readonly OrderRow[]) => rows.filter((r) => r.cancelled_at === null);
+const byNumber = (a: { number: number }, b: { number: number }) => a.number - b.number;
+
+export const summaryRow = (r: OrderRow) => ({
+  id: r.id,
+  key: r.key,
+  title: r.title,
+  status: r.status,
+  activity: r.activity,
+  release: r.release,
+  priority: r.priority,
+  effort: r.effort,
+  criteria_count: r.criteria_count,
+  // results come with report_criteria (the building loop, part 2): none passes yet
+  passing_count: 0,
+  version: r.version,
+  ...(r.cancelled_at
+    ? { cancelled_at: r.cancelled_at, cancellation_reason: r.cancellation_reason }
+    : {}),
+});
+
+export const countsOf = (rows: readonly OrderRow[]) => {
+  const counts: Record<StoryStatus, number> = {
+    todo: 0,
+    ready_for_dev: 0,
+    in_progress: 0,
+    needs_rework: 0,
+    done: 0,
+    approved: 0,
+  };
+  for (const r of live(rows)) counts[r.status]++;
+  return counts;
+};
+
+/** Every project the caller holds a story-map role in (the local user: every map). */
+export const listProjects = async (app: App, reads: StoryMapReads, principal: Principal) => {
+  await reads.fresh();
+  const maps = (
+    await app.log.models.range<MapView>({ prefix: `${STORYMAP_STORIES}/${StoryMapKeys.mapPrefix}` })
+  ).map(([, m]) => m);
+  let reachable = maps;
+  if (principal.kind === 'actor') {
+    const mine = await projectQueries(app.log.models).membershipsOf(principalId(principal));
+    const ids = new Set(mine.filter((m) => m.roles.storymap).map((m) => m.project_id));
+    reachable = maps.filter((m) => ids.has(m.project_id));
+  }
+  return reachable.map((m) => {
+    const v = visionState(m);
+    return {
+      id: m.project_id,
+      name: m.name,
+      description: m.idea,
+      created_at: m.created_at,
+      archived: m.archived,
+      // no IntentDocs CLI syncs into this ledger: every project is local
+      has_synced: false,
+      vision_status: v.status,
+      vision_progress: v.progress,
+      constitution_status: v.status,
+      constitution_progress: v.progress,
+    };
+  });
+};
+
+type ListArgs = {
+  status?: StoryStatus;
+  activity?: string;
+  release?: number;
+  limit?: number;
+  fields?: string[];
+};
+
+export const listStories = async (
+  reads: StoryMapReads,
+  projectId: string,
+  args: ListArgs,
+  principal: Principal,
+) => {
+  const { map } = await reads.map(projectId, principal);
+  const rows = await reads.rows(projectId);
+  const matching = rows
+    .filter(
+      (r) =>
+        (!args.status || r.status === args.status) &&
+        (!args.activity || r.activity.toLowerCase() === args.activity.toLowerCase()) &&
+        (args.release === undefined || r.release === args.release),
+    )
+    .sort(byNumber);
+  const limit = args.limit ?? 200;
+  const fields = new Set(args.fields ?? []);
+  const needViews = fields.has('criteria') || fields.has('notes') || fields.has('user_story');
+  const shown = await Promise.all(
+    matching.slice(0, limit).map(async (r) => {
+      const extra: Record<string, unknown> = {};
+      if (fields.has('depends_on')) extra.depends_on = r.depends_on;
+      if (fields.has('build_sequence')) extra.build_sequence = r.build_sequence;
+      if (needViews) {
+        const v = (await reads.story(projectId, r.id))!;
+        if (fields.has('criteria')) extra.criteria = v.acceptance_criteria;
+        if (fields.has('notes')) extra.notes = v.notes;
+        if (fields.has('user_story')) extra.user_story = v.user_story;
+      }
+      return { ...summaryRow(r), ...extra };
+    }),
+  );
+  return {
+    map: {
+      id: map.map_id,
+      name: map.name,
+      activities: map.activities.map((a) => a.name),
+      releases: map.releases,
+    },
+    stories: shown,
+    summary: {
+      total: live(rows).length,
+      cancelled: rows.length - live(rows).length,
+      by_status: countsOf(rows),
+    },
+    ...(matching.length > limit
+      ? { truncated: true, showing: limit, total_matching: matching.length }
+      : {}),
+  };
+};
+
+export const getBuildOrder = async (
+  app: App,
+  reads: StoryMapReads,
+  projectId: string,
+  principal: Principal,
+) => {
+  await reads.map(projectId, principal);
+  const { order, unsequenced } = buildOrder(await reads.rows(projectId));
+  return {
+    order,
+    generated_at: app.clock().toISOString(),
+    unsequenced: unsequenced.map((u) => ({ ...u, story_url: null })),
+    note:
+      unsequenced.length === 0
+        ? 'Every live story is sequenced.'
+        : `${unsequenced.length} stor${unsequenced.length === 1 ? 'y has' : 'ies have'} no build sequence yet: agents don't build them until the founder sequences them (intentlog founder sequence).`,
+  };
+};
+
+export const findOrphanedReleases = async (
+  reads: StoryMapReads,
+  projectId: string,
+  principal: Principal,
+) => {
+  const { map } = await reads.map(projectId, principal);
+  const labelled = new Set(map.releases.map((r) => r.release_order));
+  const used = new Map<number, OrderRow[]>();
+  for (const r of live(await reads.rows(projectId)))
+    if (!labelled.has(r.release)) used.set(r.release, [...(used.get(r.release) ?? []), r]);
+  const orphans = [...used].map(([release, rows]) => ({
+    release,
+    story_count: rows.length,
+    stories: rows.map((r) => ({ id: r.id, key: r.key, title: r.title })),
+  }));
+  return {
+    orphaned_releases: orphans.length,
+    orphans,
+    ...(orphans.length > 0
+      ? {
+          fix: 'Call update_stories on one of its stories with release set to that number: placing a story in an orphan creates its label.',
+        }
+      : {}),
+  };
+};
+
+/** The current release: the first whose live stories are not all approved. */
+const currentRelease = (map: MapView, rows: readonly OrderRow[]) =>
+  map.releases.find((rel) =>
+    live(rows).some((r) => r.release === rel.release_order && r.status !== 'approved'),
+  ) ?? map.releases[0];
+
+export const checkReleaseReadiness = async (
+  reads: StoryMapReads,
+  projectId: string,
+  order: number | undefined,
+  principal: Principal,
+) => {
+  const { map } = await reads.map(projectId, principal);
+  const rows = await reads.rows(projectId);
+  const release = order !== undefined ? requireRelease(map, order) : currentRelease(map, rows);
+  if (!release)
+    return {
+      release: null,
+      ready: false,
+      report: 'No releases yet: place a story in release 1 first.',
+    };
+  const inRelease = live(rows)
+    .filter((r) => r.release === release.release_order)
+    .sort(byNumber);
+  const toBuild = inRelease.filter((r) => !isFinished(r));
+  const gaps = toBuild.flatMap((r) =>
+    r.criteria_count === 0
+      ? [{ story: r.key, gap: 'no acceptance criteria' }]
+      : r.must_ids.length === 0
+        ? [{ story: r.key, gap: 'no must criteria' }]
+        : [],
+  );
+  // results arrive with report_criteria (part 2): a finished story has no passing result yet
+  const verification_gaps = inRelease
+    .filter(isFinished)
+    .map((r) => ({ story: r.key, gap: 'finished with no passing result' }));
+  const blocking = [...gaps, ...verification_gaps];
+  const counts = {
+    total: inRelease.length,
+    done: inRelease.filter(isFinished).length,
+    in_progress: inRelease.filter((r) => r.status === 'in_progress').length,
+    to_build: toBuild.length,
+  };
+  const ready = blocking.length === 0 && inRelease.length > 0;
+  const report = [
+    `# Release ${release.release_order}: ${release.label}`,
+    `${counts.total} stories: ${counts.done} finished, ${counts.in_progress} in progress, ${counts.to_build} to build.`,
+    ready ? '**Ready to build.**' : '**Not ready.**',
+    ...blocking.map((b) => `- ${b.story}: ${b.gap}`),
+    ...(toBuild.length > 0
+      ? [`Advisory: ${toBuild.length} stories have no plan (plans come with save_plan).`]
+      : []),
+  ].join('\n');
+  return {
+    release: release.label,
+    release_order: release.release_order,
+    auto_selected: order === undefined,
+    selection_reason:
+      order === undefined
+        ? 'the first release whose stories are not all approved'
+        : 'named by the caller',
+    counts,
+    gaps,
+    verification_gaps,
+    blocking,
+    advisory: { missing_plans: toBuild.map((r) => r.key) },
+    ready,
+    report,
+  };
+};
+
+export const storyDetail = (v: StoryView) => ({
+  ...v,
+  suggested_branch: `${v.key.toLowerCase()}-${v.title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 40)}`,
+  claim: null,
+  tests: [],
+  test_coverage: { untested_criteria: v.acceptance_criteria.map((c) => c.id), unlinked_tests: [] },
+  plan: null,
+  design_refs: [],
+});

@@ -1,0 +1,337 @@
+import { randomUUID } from 'node:crypto';
+import { runCommand } from '../commands/handler.js';
+import type { Principal } from '../commands/principal.js';
+import type { Caller } from '../commands/storymap/access.js';
+import { decideCancel } from '../commands/storymap/cancel.js';
+import {
+  parseCriteria,
+  parseCriteriaOrRefuse,
+  refuseProblems,
+  withIds,
+  type InputProblem,
+} from '../commands/storymap/criteria.js';
+import { decideCreateStories, type NewStory } from '../commands/storymap/create-stories.js';
+import { mapDecider, type MapCommand } from '../commands/storymap/map.js';
+import { mapStream, storyStream, type MapState } from '../commands/storymap/map-state.js';
+import { requireMap, requireWritable, resolveStory } from '../commands/storymap/refs.js';
+import { loadMap, runBatch } from '../commands/storymap/run.js';
+import { storyDecider, type StoryCommand } from '../commands/storymap/story.js';
+import type { StoryState } from '../commands/storymap/story-state.js';
+import { decideUpdateStories, type StoryRow } from '../commands/storymap/update-stories.js';
+import type { StoryChanges, StoryStatus } from '../events/catalog/storymap.js';
+import type { App } from './app.js';
+import { perApp } from './per-app.js';
+import { callerOf, metaOf } from './storymap-access.js';
+import { storyMapReads } from './storymap-read.js';
+import { createProject } from './storymap-projects.js';
+
+type In = { project_id: string };
+
+/** Story rows as create_stories takes them (criteria still raw: parsed here, all at once). */
+export type StoryInput = Omit<NewStory, 'story_id' | 'criteria'> & {
+  acceptance_criteria?: unknown[];
+};
+
+export type UpdateRowInput = {
+  id: string;
+  expected_version?: number;
+  status?: StoryStatus;
+  release?: number;
+  build_sequence?: number | null;
+  dependencies?: string[];
+} & Omit<StoryChanges, 'release_order'>;
+
+const storyCriteria = (stories: readonly StoryInput[]) => {
+  const problems: InputProblem[] = [];
+  const parsed = stories.map((s, i) =>
+    withIds(
+      parseCriteria(s.acceptance_criteria ?? [], `stories[${i}].acceptance_criteria`, problems),
+      randomUUID,
+    ),
+  );
+  refuseProblems(problems);
+  return parsed;
+};
+
+const toRow = ({
+  id,
+  expected_version,
+  status,
+  release,
+  build_sequence,
+  dependencies,
+  ...changes
+}: UpdateRowInput): StoryRow => ({
+  story_id: id,
+  ...(expected_version !== undefined ? { expected_version } : {}),
+  ...(status !== undefined ? { status } : {}),
+  ...(build_sequence !== undefined ? { build_sequence } : {}),
+  ...(dependencies !== undefined ? { dependencies } : {}),
+  changes: { ...changes, ...(release !== undefined ? { release_order: release } : {}) },
+});
+
+/** The story map's write side as its tools and the founder's CLI call it. */
+export const storyMapService = (app: App) => {
+  const reads = storyMapReads(app);
+  const mapCommand = async <R>(
+    args: In,
+    principal: Principal,
+    command: (caller: Caller) => MapCommand,
+    respond: (s: MapState) => R,
+  ) => {
+    const caller = await callerOf(app, args.project_id, principal);
+    return runCommand(app.log, {
+      decider: mapDecider,
+      stream: mapStream(args.project_id),
+      command: command(caller),
+      meta: metaOf(caller),
+      respond,
+    });
+  };
+  /** A story-only command: the map resolves the reference and refuses an archived project. */
+  const storyCommand = async <R>(
+    args: In & { story_id: string },
+    principal: Principal,
+    command: (caller: Caller) => StoryCommand,
+    respond: (s: StoryState) => R,
+  ) => {
+    const caller = await callerOf(app, args.project_id, principal);
+    const map = requireWritable(requireMap((await loadMap(app.log, args.project_id)).state));
+    const { story_id } = resolveStory(map, args.story_id);
+    return runCommand(app.log, {
+      decider: storyDecider,
+      stream: storyStream(args.project_id, story_id),
+      command: command(caller),
+      meta: metaOf(caller),
+      respond,
+    });
+  };
+
+  return {
+    reads,
+    createProject: (
+      args: { name: string; idea: string; client: string | null },
+      principal: Principal,
+    ) => createProject(app, args, principal),
+    archive: (args: In, principal: Principal, archive: boolean) =>
+      mapCommand(
+        args,
+        principal,
+        (caller) => ({ type: archive ? 'ArchiveMap' : 'RestoreMap', data: { caller } }),
+        (s) => ({ project_id: s.project_id, archived: s.archived }),
+      ),
+    setVision: (
+      args: In & { answers?: Partial<Record<string, string>>; report?: string; confirm?: boolean },
+      principal: Principal,
+    ) =>
+      mapCommand(
+        args,
+        principal,
+        (caller) => ({ type: 'SetVision', data: { ...args, caller } }),
+        () => undefined,
+      ),
+    renameRelease: (args: In & { release_order: number; label: string }, principal: Principal) =>
+      mapCommand(
+        args,
+        principal,
+        (caller) => ({ type: 'RenameRelease', data: { ...args, caller } }),
+        (s) => s.releases.get(args.release_order),
+      ),
+    setBuildSequence: (
+      args: In & { story_id: string; build_sequence: number | null },
+      principal: Principal,
+    ) =>
+      mapCommand(
+        args,
+        principal,
+        (caller) => ({
+          type: 'SetBuildSequence',
+          data: { story_ref: args.story_id, build_sequence: args.build_sequence, caller },
+        }),
+        () => undefined,
+      ),
+    logDecision: (
+      args: In & {
+        title: string;
+        description: string;
+        category?: 'architecture' | 'product' | 'technical' | 'trade-off';
+        story_id?: string;
+      },
+      principal: Principal,
+    ) => {
+      const decision_id = randomUUID();
+      const data = {
+        decision_id,
+        title: args.title,
+        description: args.description,
+        category: args.category ?? 'technical',
+        story_ref: args.story_id ?? null,
+      };
+      return mapCommand(
+        args,
+        principal,
+        (caller) => ({ type: 'LogDecision', data: { ...data, caller } }),
+        () => ({ decision_id, title: data.title.trim() }),
+      );
+    },
+    amendDecision: (
+      args: In & {
+        decision_id: string;
+        title?: string;
+        description?: string;
+        category?: 'architecture' | 'product' | 'technical' | 'trade-off';
+      },
+      principal: Principal,
+    ) => {
+      const { project_id: _p, decision_id, ...fields } = args;
+      return mapCommand(
+        args,
+        principal,
+        (caller) => ({
+          type: 'AmendDecision',
+          data: { decision_ref: decision_id, ...fields, caller },
+        }),
+        (s) => s,
+      );
+    },
+    retractDecision: (args: In & { decision_id: string; reason?: string }, principal: Principal) =>
+      mapCommand(
+        args,
+        principal,
+        (caller) => ({
+          type: 'RetractDecision',
+          data: { decision_ref: args.decision_id, reason: args.reason ?? null, caller },
+        }),
+        (s) => s,
+      ),
+
+    async createStories(
+      args: In & { stories: StoryInput[]; force?: boolean; source?: 'manual' | 'report' },
+      principal: Principal,
+    ) {
+      const caller = await callerOf(app, args.project_id, principal);
+      const criteria = storyCriteria(args.stories);
+      const stories: NewStory[] = args.stories.map(({ acceptance_criteria: _c, ...s }, i) => ({
+        ...s,
+        story_id: randomUUID(),
+        criteria: criteria[i]!,
+      }));
+      let skipped: string[] = [];
+      const outcome = await runBatch(app.log, {
+        projectId: args.project_id,
+        storyIds: stories.map((s) => s.story_id),
+        meta: metaOf(caller),
+        decide: (map, loaded) => {
+          const decided = decideCreateStories(
+            { stories, force: args.force ?? false, source: args.source ?? 'manual', caller },
+            map,
+            loaded,
+          );
+          skipped = decided.skipped;
+          return decided;
+        },
+        respond: (_map, after) => after.filter((s) => s.exists),
+      });
+      return { ...outcome, skipped };
+    },
+
+    async updateStories(args: In & { stories: UpdateRowInput[] }, principal: Principal) {
+      const caller = await callerOf(app, args.project_id, principal);
+      const rows = args.stories.map(toRow);
+      let dependencies_updated = 0;
+      const outcome = await runBatch(app.log, {
+        projectId: args.project_id,
+        storyIds: rows.map((r) => r.story_id),
+        meta: metaOf(caller),
+        decide: (map, loaded) => {
+          const decided = decideUpdateStories({ rows, caller }, map, loaded);
+          dependencies_updated = decided.dependencies_updated;
+          return decided;
+        },
+        respond: (_map, after) => after,
+      });
+      return { ...outcome, dependencies_updated };
+    },
+
+    async cancel(
+      args: In & { story_id: string; reason?: string },
+      principal: Principal,
+      cancel: boolean,
+    ) {
+      const caller = await callerOf(app, args.project_id, principal);
+      const map = requireMap((await loadMap(app.log, args.project_id)).state);
+      const { story_id } = resolveStory(map, args.story_id);
+      return runBatch(app.log, {
+        projectId: args.project_id,
+        storyIds: [story_id],
+        meta: metaOf(caller),
+        decide: (m, loaded) =>
+          decideCancel({ cancel, reason: args.reason ?? null, caller }, m, loaded),
+        respond: (_m, [story]) => story!,
+      });
+    },
+
+    addCriteria: (args: In & { story_id: string; criteria: unknown[] }, principal: Principal) => {
+      const criteria = withIds(parseCriteriaOrRefuse(args.criteria), randomUUID);
+      return storyCommand(
+        args,
+        principal,
+        (caller) => ({ type: 'AddCriteria', data: { criteria, caller } }),
+        (s) => ({ story: s, added: criteria }),
+      );
+    },
+    updateCriterion: (
+      args: In & {
+        story_id: string;
+        criterion_id: string;
+        text?: string;
+        priority?: 'must' | 'should';
+        expected_version?: number;
+      },
+      principal: Principal,
+    ) => {
+      const { project_id: _p, story_id: _s, ...data } = args;
+      return storyCommand(
+        args,
+        principal,
+        (caller) => ({ type: 'UpdateCriterion', data: { ...data, caller } }),
+        (s) => s,
+      );
+    },
+    replaceCriteria: (
+      args: In & { story_id: string; criteria: unknown[]; expected_version?: number },
+      principal: Principal,
+    ) => {
+      const criteria = withIds(parseCriteriaOrRefuse(args.criteria), randomUUID);
+      const data = {
+        criteria,
+        ...(args.expected_version !== undefined ? { expected_version: args.expected_version } : {}),
+      };
+      return storyCommand(
+        args,
+        principal,
+        (caller) => ({ type: 'ReplaceCriteria', data: { ...data, caller } }),
+        (s) => s,
+      );
+    },
+    addNote: (args: In & { story_id: string; note: string }, principal: Principal) =>
+      storyCommand(
+        args,
+        principal,
+        (caller) => ({ type: 'AddNote', data: { note: args.note, caller } }),
+        (s) => s,
+      ),
+    founderMark: (
+      args: In & { story_id: string; to: 'ready_for_dev' | 'approved' },
+      principal: Principal,
+    ) =>
+      storyCommand(
+        args,
+        principal,
+        (caller) => ({ type: 'FounderMark', data: { to: args.to, caller } }),
+        (s) => s,
+      ),
+  };
+};
+
+export const storymap = perApp(storyMapService);
