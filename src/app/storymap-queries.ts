@@ -261,3 +261,23 @@ export const storyDetail = (v: StoryView) => ({
   plan: null,
   design_refs: [],
 });
+
+/** Releases among `touched` whose live stories are now all finished: they can be closed. */
+export const checkReadyReleases = async (
+  reads: StoryMapReads,
+  projectId: string,
+  touched: readonly number[],
+) => {
+  await reads.fresh();
+  const rows = live(await reads.rows(projectId));
+  return [...new Set(touched)].flatMap((release) => {
+    const inRelease = rows.filter((r) => r.release === release);
+    if (inRelease.length === 0 || !inRelease.every(isFinished)) return [];
+    return [
+      {
+        release_order: release,
+        release_note: `Release ${release}: all ${inRelease.length} stories are built (${inRelease.map((r) => r.key).join(', ')}). It can be closed once the founder approves them.`,
+      },
+    ];
+  });
+};

@@ -88,17 +88,15 @@ describe('build order (property)', () => {
   it('update_stories refuses exactly the dependency sets that make a cycle', () =>
     fc.assert(
       fc.property(
-        fc
-          .integer({ min: 2, max: 8 })
-          .chain((n) =>
-            fc.tuple(
-              fc.constant(n),
-              fc.array(fc.subarray(Array.from({ length: n }, (_, j) => j + 1)), {
-                minLength: n,
-                maxLength: n,
-              }),
-            ),
+        fc.integer({ min: 2, max: 8 }).chain((n) =>
+          fc.tuple(
+            fc.constant(n),
+            fc.array(fc.subarray(Array.from({ length: n }, (_, j) => j + 1)), {
+              minLength: n,
+              maxLength: n,
+            }),
           ),
+        ),
         ([n, deps]) => {
           const ids = Array.from({ length: n }, (_, i) => `s${i + 1}`);
           const rows = ids.map((id, i) => ({

@@ -30,9 +30,9 @@ export type CreateStories = {
 };
 
 /** Refuses stories until the vision is complete, unless `force` (contract: constitution_required). */
-export const requireVision = (map: MapState, force: boolean): void => {
-  if (force || visionComplete(map.vision)) return;
-  const missing = unanswered(map.vision);
+export const requireVision = (vision: MapState['vision'], force: boolean): void => {
+  if (force || visionComplete(vision)) return;
+  const missing = unanswered(vision);
   throw storyMapError(
     'constitution_required',
     `constitution_required: answer the vision first (set_vision). Unanswered: ${missing.join(', ')}.`,
@@ -97,7 +97,7 @@ export const decideCreateStories = (
 ): BatchEvents & { skipped: string[] } => {
   requireCapability(command.caller, 'edit');
   requireWritable(requireMap(map));
-  requireVision(map, command.force);
+  requireVision(map.vision, command.force);
   const blank = command.stories.findIndex((s) => s.title.trim() === '');
   if (blank >= 0)
     throw invalidArgument(`stories[${blank}].title must be a non-empty string`, {

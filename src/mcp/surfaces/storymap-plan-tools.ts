@@ -1,0 +1,363 @@
+import { z } from 'zod';
+import { storymap } from '../../app/storymap.js';
+import { founderTodo } from '../../app/storymap-context.js';
+import {
+  checkReleaseReadiness,
+  findOrphanedReleases,
+  getBuildOrder,
+} from '../../app/storymap-queries.js';
+import { visionState } from '../../app/storymap-read.js';
+import { parseCriteriaOrRefuse, sameWording } from '../../commands/storymap/criteria.js';
+import { parsePrd } from '../../commands/storymap/prd.js';
+import { requireVision } from '../../commands/storymap/create-stories.js';
+import { DecisionCategory } from '../../events/catalog/storymap.js';
+import type { AnyTool } from '../tool.js';
+import { CriterionInputSchema, read, result, StoryRef, write } from './storymap-define.js';
+
+const criteriaOf = (s: { criteria: { criterion_id: string; text: string; priority: string }[] }) =>
+  s.criteria.map((c) => ({ id: c.criterion_id, text: c.text, priority: c.priority }));
+const Criteria = z.array(CriterionInputSchema).max(100);
+
+const criteriaTools: AnyTool[] = [
+  write({
+    name: 'add_criteria',
+    title: 'Add acceptance criteria',
+    description:
+      'Appends criteria to a story (strings or objects); existing criteria are kept. Bad criteria are refused, every bad field named, and nothing is added.',
+    args: { story_id: StoryRef, criteria: Criteria },
+    output: result({ added: z.number(), total: z.number(), criteria: z.array(z.unknown()) }),
+    run: async (args, call) => {
+      const o = await storymap(call.app).addCriteria(args, call.principal);
+      const added = o.result.added.map((c) => ({
+        id: c.criterion_id,
+        text: c.text,
+        priority: c.priority,
+      }));
+      return {
+        result: { added: added.length, total: o.result.story.criteria.length, criteria: added },
+        summary: `${added.length} criteria added to ${o.result.story.key}`,
+        position: o.position,
+      };
+    },
+  }),
+  write({
+    name: 'update_criterion',
+    title: 'Edit one criterion',
+    overwrites: true,
+    description:
+      "Changes one criterion's text or priority; every other criterion, and this one's id, stay. Refused with nothing to change, an unknown id (valid ids listed), or VERSION_CONFLICT.",
+    args: {
+      story_id: StoryRef,
+      criterion_id: z.string().min(1),
+      text: z.string().max(5000).optional(),
+      priority: z.enum(['must', 'should']).optional(),
+      expected_version: z.number().int().min(0).optional(),
+    },
+    output: result({ updated_criterion: z.unknown(), other_criteria_untouched: z.number() }),
+    run: async (args, call) => {
+      const o = await storymap(call.app).updateCriterion(args, call.principal);
+      const all = criteriaOf(o.result);
+      return {
+        result: {
+          updated_criterion: all.find((c) => c.id === args.criterion_id),
+          other_criteria_untouched: all.length - 1,
+          version: o.result.version,
+        },
+        summary: `criterion ${args.criterion_id} updated`,
+        position: o.position,
+      };
+    },
+  }),
+  read({
+    name: 'preview_criteria_replacement',
+    title: 'Preview criteria replacement',
+    description:
+      'Shows what replace_criteria would change, writing nothing: would_remove, would_add, removing (with has_results, last_status), adding, and an evidence_warning when reported results would be discarded.',
+    args: { story_id: StoryRef, criteria: Criteria },
+    output: result({ would_remove: z.number(), would_add: z.number() }),
+    run: async (args, call) => {
+      const reads = storymap(call.app).reads;
+      await reads.map(args.project_id, call.principal);
+      const story = await reads.resolve(args.project_id, args.story_id);
+      const proposed = parseCriteriaOrRefuse(args.criteria);
+      const built = story.status === 'done' || story.status === 'approved';
+      const kept = new Set<string>();
+      const adding = proposed.filter((p) => {
+        const same =
+          built &&
+          story.acceptance_criteria.find((c) => !kept.has(c.id) && sameWording(c.text, p.text));
+        if (same) kept.add(same.id);
+        return !same;
+      });
+      const removing = story.acceptance_criteria
+        .filter((c) => !kept.has(c.id))
+        .map((c) => ({
+          id: c.id,
+          text: c.text,
+          has_results: c.last_result !== null,
+          last_status: c.last_result,
+        }));
+      const withResults = removing.filter((r) => r.has_results).length;
+      return {
+        result: {
+          would_remove: removing.length,
+          would_add: adding.length,
+          removing,
+          adding,
+          kept: [...kept],
+          ...(withResults > 0
+            ? {
+                evidence_warning: `${withResults} criteria with reported results would be discarded`,
+              }
+            : {}),
+        },
+        summary: `would remove ${removing.length}, add ${adding.length}`,
+      };
+    },
+  }),
+  write({
+    name: 'replace_criteria',
+    title: 'Replace all criteria',
+    overwrites: true,
+    description:
+      "Replaces all of a story's criteria with the new set. On a done or approved story, a new criterion worded as an old one keeps the old id and result. Refused for bad criteria or VERSION_CONFLICT. dry_run is deprecated: use preview_criteria_replacement.",
+    args: {
+      story_id: StoryRef,
+      criteria: Criteria,
+      expected_version: z.number().int().min(0).optional(),
+      dry_run: z.boolean().optional(),
+    },
+    output: result({ replaced: z.number(), criteria: z.array(z.unknown()) }),
+    run: async (args, call) => {
+      const o = await storymap(call.app).replaceCriteria(args, call.principal);
+      return {
+        result: {
+          replaced: o.result.criteria.length,
+          criteria: criteriaOf(o.result),
+          version: o.result.version,
+        },
+        summary: `${o.result.key}: criteria replaced`,
+        position: o.position,
+      };
+    },
+  }),
+];
+
+const releaseTools: AnyTool[] = [
+  read({
+    name: 'get_build_order',
+    title: 'Get build order',
+    description:
+      'The order stories are built in: finished stories and stories with a build sequence, never one before a story it depends on, each with depends_on and reason; unsequenced stories listed apart with a note.',
+    args: {},
+    output: result({
+      order: z.array(z.unknown()),
+      unsequenced: z.array(z.unknown()),
+      generated_at: z.string(),
+    }),
+    run: async (args, call) => {
+      const r = await getBuildOrder(
+        call.app,
+        storymap(call.app).reads,
+        args.project_id,
+        call.principal,
+      );
+      return {
+        result: r,
+        summary: `${r.order.length} in order, ${r.unsequenced.length} unsequenced`,
+      };
+    },
+  }),
+  read({
+    name: 'find_orphaned_releases',
+    title: 'Find orphaned releases',
+    description:
+      'Release numbers stories use with no label (the canvas cannot show them), with fix instructions.',
+    args: {},
+    output: result({ orphaned_releases: z.number(), orphans: z.array(z.unknown()) }),
+    run: async (args, call) => {
+      const r = await findOrphanedReleases(
+        storymap(call.app).reads,
+        args.project_id,
+        call.principal,
+      );
+      return { result: r, summary: `${r.orphaned_releases} orphaned releases` };
+    },
+  }),
+  write({
+    name: 'rename_release',
+    title: 'Rename a release',
+    overwrites: true,
+    description:
+      "Renames a release. Refused when the release doesn't exist yet: create it by placing a story in it.",
+    args: { release_order: z.number().int().min(1), label: z.string().min(1).max(200) },
+    output: result({ release_order: z.number(), previous_label: z.string(), label: z.string() }),
+    run: async (args, call) => {
+      const service = storymap(call.app);
+      const { map } = await service.reads.map(args.project_id, call.principal);
+      const previous =
+        map.releases.find((r) => r.release_order === args.release_order)?.label ?? null;
+      const o = await service.renameRelease(args, call.principal);
+      return {
+        result: { release_order: args.release_order, previous_label: previous, label: o.result },
+        summary: `release ${args.release_order} is now ${o.result}`,
+        position: o.position,
+      };
+    },
+  }),
+  read({
+    name: 'check_release_readiness',
+    title: 'Check release readiness',
+    description:
+      'Pre-flight check before building a release (default: the current one). Gaps (stories to build with no criteria or no must criteria) and verification gaps (finished with no passing result) block; missing plans are advice. Show the report to the person and ask before building.',
+    args: { release_order: z.number().int().min(1).optional() },
+    output: result({ ready: z.boolean(), report: z.string() }),
+    run: async (args, call) => {
+      const r = await checkReleaseReadiness(
+        storymap(call.app).reads,
+        args.project_id,
+        args.release_order,
+        call.principal,
+      );
+      return { result: r, summary: r.report };
+    },
+  }),
+];
+
+const Category = DecisionCategory.optional();
+const decisionTools: AnyTool[] = [
+  write({
+    name: 'log_decision',
+    title: 'Log a decision',
+    description:
+      'Records a decision (category architecture, product, technical or trade-off; default technical), optionally linked to a story.',
+    args: {
+      title: z.string().min(1).max(500),
+      description: z.string().min(1).max(20_000),
+      category: Category,
+      story_id: StoryRef.optional(),
+    },
+    output: result({ decision_id: z.string(), title: z.string() }),
+    run: async (args, call) => {
+      const o = await storymap(call.app).logDecision(args, call.principal);
+      return {
+        result: { ...o.result, confirmation: `Decision logged: ${o.result.title}` },
+        summary: `Decision logged: ${o.result.title}`,
+        position: o.position,
+      };
+    },
+  }),
+  write({
+    name: 'amend_decision',
+    title: 'Amend a decision',
+    overwrites: true,
+    description:
+      'Corrects a decision (full UUID or prefix). Refused with nothing to change, an unknown id, or a retracted decision.',
+    args: {
+      decision_id: z.string().min(1),
+      title: z.string().min(1).max(500).optional(),
+      description: z.string().min(1).max(20_000).optional(),
+      category: Category,
+    },
+    output: result({ decision_id: z.string() }),
+    run: async (args, call) => {
+      const o = await storymap(call.app).amendDecision(args, call.principal);
+      const d = [...o.result.decisions.values()].find((x) =>
+        x.decision_id.startsWith(args.decision_id),
+      )!;
+      return {
+        result: { ...d },
+        summary: `decision ${d.decision_id} amended`,
+        position: o.position,
+      };
+    },
+  }),
+  write({
+    name: 'retract_decision',
+    title: 'Retract a decision',
+    overwrites: true,
+    description:
+      'Withdraws a decision, keeping the record (time and reason). Refused when already retracted.',
+    args: { decision_id: z.string().min(1), reason: z.string().max(2000).optional() },
+    output: result({ decision_id: z.string(), retracted: z.boolean() }),
+    run: async (args, call) => {
+      const o = await storymap(call.app).retractDecision(args, call.principal);
+      const d = [...o.result.decisions.values()].find((x) =>
+        x.decision_id.startsWith(args.decision_id),
+      )!;
+      return {
+        result: { ...d, reason: args.reason ?? null },
+        summary: `decision ${d.decision_id} retracted`,
+        position: o.position,
+      };
+    },
+  }),
+  write({
+    name: 'add_note',
+    title: 'Add implementation note',
+    description:
+      "Appends a note to the story's notes after a blank line. Needs comment access, not edit access.",
+    args: { story_id: StoryRef, note: z.string().min(1).max(20_000) },
+    output: result({ story_id: z.string(), notes: z.string() }),
+    run: async (args, call) => {
+      const o = await storymap(call.app).addNote(args, call.principal);
+      return {
+        result: { story_id: o.result.story_id, key: o.result.key, notes: o.result.notes ?? '' },
+        summary: `note added to ${o.result.key}`,
+        position: o.position,
+      };
+    },
+  }),
+  read({
+    name: 'import_prd',
+    title: 'Import PRD document',
+    description:
+      'Parses a PRD by its Markdown structure, with no language model: headings become activities, top-level list items stories, Given/When/Then lines under a story its criteria. Returns a proposal (hierarchy, summary, existingActivities) and saves nothing: pass the stories you want to create_stories.',
+    args: {
+      prd: z.string().min(1).max(500_000),
+      format: z.enum(['PRD', 'Markdown', 'text']).optional(),
+      force: z.boolean().optional(),
+    },
+    output: result({
+      hierarchy: z.unknown(),
+      summary: z.unknown(),
+      existingActivities: z.array(z.string()),
+    }),
+    run: async (args, call) => {
+      const { map } = await storymap(call.app).reads.map(args.project_id, call.principal);
+      const vision = Object.fromEntries(Object.entries(map.vision).map(([k, v]) => [k, v.text]));
+      requireVision(vision, args.force ?? false);
+      const activities = parsePrd(args.prd);
+      const stories = activities.flatMap((a) => a.stories);
+      const summary = {
+        activities: activities.length,
+        stories: stories.length,
+        criteria: stories.reduce((n, s) => n + s.acceptance_criteria.length, 0),
+        parser: 'markdown structure (deterministic; no language model)',
+      };
+      return {
+        result: {
+          hierarchy: { activities },
+          summary,
+          existingActivities: map.activities.map((a) => a.name),
+          vision_status: visionState(map).status,
+        },
+        summary: `${summary.stories} stories in ${summary.activities} activities proposed`,
+      };
+    },
+  }),
+  read({
+    name: 'get_founder_todo',
+    title: "What's waiting on me",
+    description:
+      'What waits on the founder in this project, most unblocking first: built stories to approve, stories to mark ready, stories to sequence (the founder clears them with `intentlog founder`).',
+    args: {},
+    output: result({ items: z.array(z.unknown()) }),
+    run: async (args, call) => {
+      const r = await founderTodo(storymap(call.app).reads, args.project_id, call.principal);
+      return { result: r, summary: `${r.items.length} items waiting on the founder` };
+    },
+  }),
+];
+
+export const planTools: AnyTool[] = [...criteriaTools, ...releaseTools, ...decisionTools];

@@ -1,0 +1,15 @@
+import { founderCommand } from '../cli/commands/founder.js';
+import { storymapEvents } from '../events/catalog/storymap.js';
+import { storyMapSurface } from '../mcp/surfaces/storymap.js';
+import { storyMapBuildOrderProjector } from '../projections/storymap-build-order.js';
+import { storyMapStoriesProjector } from '../projections/storymap-stories.js';
+import { defineModule } from './define.js';
+
+/** The story map (contracts/storymap.md, hosted part). */
+export const storymapModule = defineModule({
+  name: 'storymap',
+  events: storymapEvents,
+  projectors: [storyMapStoriesProjector, storyMapBuildOrderProjector],
+  surfaces: [storyMapSurface],
+  cli: [founderCommand],
+});
