@@ -19,6 +19,7 @@ export type Call = ReturnType<typeof callOf>;
 export const ok = async (call: Call, name: string, args: Record<string, unknown> = {}) => {
   const e = await call(name, args);
   assert.ok(e.ok, `${name} failed: ${JSON.stringify(e.error)}`);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a test reads results by field
   return e.result as Record<string, any>;
 };
 

@@ -73,10 +73,7 @@ const createStories: AnyTool = write({
   output: result({ created: z.number(), stories: z.array(z.unknown()) }),
   run: async (args, call) => {
     if (!args.stories && args.report === undefined)
-      throw new (await import('../../commands/errors.js')).DomainError(
-        'invalid_argument',
-        'Pass stories or report.',
-      );
+      throw invalidArgument('Pass stories or report.');
     let stories: StoryInput[] = args.stories ?? [];
     let extra = {};
     if (args.report !== undefined) {
