@@ -1,6 +1,11 @@
-import { STREAM_DOES_NOT_EXIST } from '@event-driven-io/emmett';
+import type { MapEvent, StoryEvent } from '../../events/catalog/storymap.js';
 import type { AppendMeta, EventLog } from '../../events/index.js';
-import type { CommandOutcome } from '../handler.js';
+import {
+  runMultiStreamCommand,
+  type CommandOutcome,
+  type CommandStream,
+  type LoadedStream,
+} from '../handler.js';
 import type { BatchEvents } from './batch.js';
 import { evolveMap, initialMap, mapStream, storyStream, type MapState } from './map-state.js';
 import { evolveStory, initialStory, type StoryState } from './story-state.js';
@@ -11,60 +16,54 @@ export type BatchRun<R> = {
   storyIds: readonly string[];
   decide(map: MapState, stories: readonly StoryState[]): BatchEvents;
   meta: AppendMeta;
-  respond(map: MapState, stories: readonly StoryState[], events: BatchEvents): R;
+  respond(map: MapState, stories: readonly StoryState[]): R;
+};
+
+type State = MapState | StoryState;
+type Evt = MapEvent | StoryEvent;
+
+const isMap = (s: State): s is MapState => 'next_key' in s;
+const isStory = (s: State): s is StoryState => !isMap(s);
+const isMapEvent = (e: Evt): e is MapEvent => e.type.startsWith('storymap.');
+
+const mapSpec = (projectId: string): CommandStream<State, Evt> => ({
+  name: mapStream(projectId),
+  initialState: initialMap,
+  evolve: (s, e) => (isMap(s) && isMapEvent(e) ? evolveMap(s, e) : s),
+});
+
+const storySpec = (projectId: string, storyId: string): CommandStream<State, Evt> => ({
+  name: storyStream(projectId, storyId),
+  initialState: initialStory,
+  evolve: (s, e) => (isStory(s) && !isMapEvent(e) ? evolveStory(s, e) : s),
+});
+
+const split = (states: readonly State[]) => {
+  const [map, ...stories] = states;
+  if (!map || !isMap(map) || !stories.every(isStory))
+    throw new TypeError('a batch loads the map, then stories');
+  return { map, stories: stories.filter(isStory) };
 };
 
 export const loadMap = async (log: EventLog, projectId: string) =>
   log.aggregateStream(mapStream(projectId), { evolve: evolveMap, initialState: initialMap });
 
-export const loadStory = async (log: EventLog, projectId: string, storyId: string) =>
-  log.aggregateStream(storyStream(projectId, storyId), {
-    evolve: evolveStory,
-    initialState: initialStory,
-  });
-
-const RETRIES = 10;
-
 /**
- * One decision over the map's stream and some story streams. INTERIM: until the kernel's
- * atomic multi-stream append (`runMultiStreamCommand`) is on main, the map's events are
- * appended first with the version the map was loaded at (so every cross-story invariant is
- * still decided under the map's expected version: a race re-decides), then each story's with
- * its own. A crash between the two appends could leave the map ahead of a story.
+ * One decision over the map's stream and some story streams, appended atomically: every stream
+ * at the version it was loaded at, so a race with another writer re-decides (the dependency
+ * graph, the key counter and the releases are the map's, decided under its version).
  */
-export const runBatch = async <R>(log: EventLog, run: BatchRun<R>): Promise<CommandOutcome<R>> => {
-  for (let attempt = 0; ; attempt++) {
-    const map = await loadMap(log, run.projectId);
-    const loaded = await Promise.all(run.storyIds.map((id) => loadStory(log, run.projectId, id)));
-    const stories = loaded.map((l) => l.state);
-    const events = run.decide(map.state, stories);
-    const nextMap = events.map.reduce(evolveMap, map.state);
-    const nextStories = stories.map((s, i) => (events.stories[i] ?? []).reduce(evolveStory, s));
-    const response = run.respond(nextMap, nextStories, events);
-    let position = 0;
-    try {
-      if (events.map.length > 0) {
-        const appended = await log.appendToStream(mapStream(run.projectId), events.map, {
-          expectedStreamVersion: map.streamExists ? map.currentStreamVersion : STREAM_DOES_NOT_EXIST,
-          meta: run.meta,
-        });
-        position = Number(appended.lastEventGlobalPosition);
-      }
-    } catch (error) {
-      if (attempt < RETRIES && (error as { name?: string }).name === 'ExpectedVersionConflictError')
-        continue;
-      throw error;
-    }
-    for (const [i, id] of run.storyIds.entries()) {
-      const storyEvents = events.stories[i] ?? [];
-      if (storyEvents.length === 0) continue;
-      const l = loaded[i]!;
-      const appended = await log.appendToStream(storyStream(run.projectId, id), storyEvents, {
-        expectedStreamVersion: l.streamExists ? l.currentStreamVersion : STREAM_DOES_NOT_EXIST,
-        meta: run.meta,
-      });
-      position = Number(appended.lastEventGlobalPosition);
-    }
-    return { result: response, position, replayed: false };
-  }
-};
+export const runBatch = <R>(log: EventLog, run: BatchRun<R>): Promise<CommandOutcome<R>> =>
+  runMultiStreamCommand<State, Evt, R>(log, {
+    streams: [mapSpec(run.projectId), ...run.storyIds.map((id) => storySpec(run.projectId, id))],
+    decide: (loaded: readonly LoadedStream<State>[]) => {
+      const { map, stories } = split(loaded.map((l) => l.state));
+      const events = run.decide(map, stories);
+      return [events.map, ...run.storyIds.map((_, i) => events.stories[i] ?? [])];
+    },
+    meta: run.meta,
+    respond: (states) => {
+      const { map, stories } = split(states);
+      return run.respond(map, stories);
+    },
+  });
