@@ -1,5 +1,5 @@
 import type { Principal } from '../commands/principal.js';
-import { buildOrder, isFinished } from '../projections/storymap-order.js';
+import { isFinished } from '../projections/storymap-order.js';
 import type { MapView, StoryView } from '../projections/storymap-views.js';
 import { countsOf } from './storymap-queries.js';
 import { visionQuestions, visionState, type StoryMapReads } from './storymap-read.js';
@@ -20,9 +20,10 @@ export const getSessionContext = async (
   const liveRows = rows.filter((r) => r.cancelled_at === null);
   const v = visionState(map);
   const current = liveRows.find((r) => r.status === 'in_progress');
-  const next = buildOrder(rows).order.find((o) => !isFinished(o) && o.status !== 'in_progress');
-  const views = await reads.stories(projectId);
-  const currentView = current && views.find((s) => s.id === current.id);
+  const next = (await reads.order(projectId)).order.find(
+    (o) => !isFinished(o) && o.status !== 'in_progress',
+  );
+  const currentView = current && (await reads.story(projectId, current.id));
   return {
     workspace: { kind: 'local', note: 'a local intentlog ledger: no hosted workspace' },
     project: {
@@ -62,9 +63,9 @@ export const getSessionContext = async (
               },
             }
           : {}),
-      spec_changed_since_built: views
-        .filter((s) => s.spec_changed_since_built && !s.cancelled_at)
-        .map((s) => s.key),
+      spec_changed_since_built: liveRows
+        .filter((r) => r.spec_changed_since_built)
+        .map((r) => r.key),
     },
     sync: { state: 'local', last_activity: map.last_activity_at },
     blockers: [],
@@ -74,13 +75,12 @@ export const getSessionContext = async (
 export const getStatus = async (reads: StoryMapReads, projectId: string, principal: Principal) => {
   const { map } = await reads.map(projectId, principal);
   const rows = await reads.rows(projectId);
-  const views = await reads.stories(projectId);
   const counts = countsOf(rows);
   const total = rows.filter((r) => r.cancelled_at === null).length;
   const complete = counts.approved + counts.done;
   const pct = total === 0 ? 0 : Math.round((complete / total) * 100);
-  const cancelled = views.filter((s) => s.cancelled_at);
-  const changed = views.filter((s) => s.spec_changed_since_built && !s.cancelled_at);
+  const cancelled = rows.filter((s) => s.cancelled_at);
+  const changed = rows.filter((s) => s.spec_changed_since_built && !s.cancelled_at);
   const v = visionState(map);
   const lines = [
     `${map.name}: ${complete}/${total} complete (${pct}%)`,
@@ -159,7 +159,7 @@ export const founderTodo = async (
 ) => {
   const { map } = await reads.map(projectId, principal);
   const rows = await reads.rows(projectId);
-  const { unsequenced } = buildOrder(rows);
+  const { unsequenced } = await reads.order(projectId);
   const unblocks = (id: string) =>
     rows.filter((r) => r.depends_on.includes(id) && !isFinished(r)).length;
   const items = [

@@ -1,7 +1,7 @@
 import type { Principal } from '../commands/principal.js';
 import { principalId } from '../commands/principal.js';
 import type { StoryStatus } from '../events/catalog/storymap.js';
-import { buildOrder, isFinished, type OrderRow } from '../projections/storymap-order.js';
+import { isFinished, type OrderRow } from '../projections/storymap-order.js';
 import { STORYMAP_STORIES, StoryMapKeys } from '../projections/storymap-stories.js';
 import type { MapView, StoryView } from '../projections/storymap-views.js';
 import { projectQueries } from '../projections/queries.js';
@@ -139,7 +139,7 @@ export const getBuildOrder = async (
   principal: Principal,
 ) => {
   await reads.map(projectId, principal);
-  const { order, unsequenced } = buildOrder(await reads.rows(projectId));
+  const { order, unsequenced } = await reads.order(projectId);
   return {
     order,
     generated_at: app.clock().toISOString(),

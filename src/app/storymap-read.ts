@@ -3,7 +3,7 @@ import type { Principal } from '../commands/principal.js';
 import { VISION_QUESTIONS } from '../commands/storymap/vision.js';
 import { VisionKey } from '../events/catalog/storymap.js';
 import { rowPrefix, STORYMAP_BUILD_ORDER } from '../projections/storymap-build-order.js';
-import { buildOrder, type OrderRow } from '../projections/storymap-order.js';
+import { buildOrder, type BuildOrder, type OrderRow } from '../projections/storymap-order.js';
 import { STORYMAP_STORIES, StoryMapKeys } from '../projections/storymap-stories.js';
 import type { MapView, StoryView } from '../projections/storymap-views.js';
 import type { App } from './app.js';
@@ -39,10 +39,25 @@ export const storyMapReads = (app: App) => {
     if (!view) throw notFound('No story map found for this project', { project_id: projectId });
     return { caller, map: view };
   };
-  const rows = async (projectId: string): Promise<OrderRow[]> =>
-    (
-      await models.range<OrderRow>({ prefix: `${STORYMAP_BUILD_ORDER}/${rowPrefix(projectId)}` })
-    ).map(([, r]) => r);
+  // The rows change only when the log does: reads at one head share them (and their order).
+  let memo: { key: string; rows: OrderRow[]; order?: BuildOrder } | undefined;
+  const rowsAt = async (projectId: string) => {
+    const head = await app.log.head();
+    await app.waitFor(head, [STORYMAP_BUILD_ORDER]);
+    const key = `${head}/${projectId}`;
+    if (memo?.key !== key) {
+      const prefix = `${STORYMAP_BUILD_ORDER}/${rowPrefix(projectId)}`;
+      memo = { key, rows: (await models.range<OrderRow>({ prefix })).map(([, r]) => r) };
+    }
+    return memo;
+  };
+  const rows = async (projectId: string): Promise<OrderRow[]> => (await rowsAt(projectId)).rows;
+  /** The build order of the rows at the log's head, computed once per head. */
+  const order = async (projectId: string): Promise<BuildOrder> => {
+    const at = await rowsAt(projectId);
+    at.order ??= buildOrder(at.rows);
+    return at.order;
+  };
   const stories = async (projectId: string): Promise<StoryView[]> =>
     (await models.range<StoryView>({ prefix: under(StoryMapKeys.storyPrefix(projectId)) })).map(
       ([, s]) => s,
@@ -56,7 +71,7 @@ export const storyMapReads = (app: App) => {
     const wanted = ref.trim();
     let id: string | undefined;
     const seq = /^#(\d+)$/.exec(wanted);
-    if (seq) id = buildOrder(all).order[Number(seq[1]) - 1]?.id;
+    if (seq) id = (await order(projectId)).order[Number(seq[1]) - 1]?.id;
     else {
       const exact = all.find((r) => r.id === wanted || r.key === wanted.toUpperCase());
       const prefixed =
@@ -68,7 +83,7 @@ export const storyMapReads = (app: App) => {
     return view;
   };
 
-  return { fresh, map, rows, stories, story, resolve, models };
+  return { fresh, map, rows, order, stories, story, resolve, models };
 };
 
 export type StoryMapReads = ReturnType<typeof storyMapReads>;

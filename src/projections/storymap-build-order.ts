@@ -32,6 +32,7 @@ const emptyRow = (id: string): OrderRow => ({
   criteria_count: 0,
   must_ids: [],
   version: 0,
+  spec_changed_since_built: false,
   cancelled_at: null,
   cancellation_reason: null,
 });
@@ -40,6 +41,13 @@ const keyNumber = (key: string) => Number(key.slice(key.lastIndexOf('-') + 1));
 
 const musts = (criteria: readonly { criterion_id: string; priority: string }[]) =>
   criteria.filter((c) => c.priority === 'must').map((c) => c.criterion_id);
+
+const built = (row: OrderRow) => row.status === 'done' || row.status === 'approved';
+/** A spec change on a built story: its criteria or title moved after it was built. */
+const specMoved = (row: OrderRow): OrderRow => ({
+  ...row,
+  spec_changed_since_built: built(row) || row.spec_changed_since_built,
+});
 
 const revised = (row: OrderRow, changes: StoryChanges): OrderRow => {
   const { title, activity, priority, effort, sort_order, release_order: release } = changes;
@@ -67,18 +75,24 @@ const fromStory = (row: OrderRow, event: StoryFolded): OrderRow => {
     }
     case 'story.revised':
       return revised(row, event.data.changes);
-    case 'story.status_changed':
-      return { ...row, status: event.data.to };
+    case 'story.status_changed': {
+      const { to } = event.data;
+      return {
+        ...row,
+        status: to,
+        spec_changed_since_built: to === 'done' ? false : row.spec_changed_since_built,
+      };
+    }
     case 'story.cancelled':
       return { ...row, cancelled_at: event.created_at, cancellation_reason: event.data.reason };
     case 'story.uncancelled':
       return { ...row, cancelled_at: null, cancellation_reason: null, status: event.data.status };
     case 'criteria.added':
-      return {
+      return specMoved({
         ...row,
         criteria_count: row.criteria_count + event.data.criteria.length,
         must_ids: [...row.must_ids, ...musts(event.data.criteria)],
-      };
+      });
     case 'criteria.replaced':
       return {
         ...row,
@@ -87,9 +101,12 @@ const fromStory = (row: OrderRow, event: StoryFolded): OrderRow => {
       };
     case 'criterion.updated': {
       const { criterion_id, priority } = event.data;
-      if (priority === undefined) return row;
+      if (priority === undefined) return specMoved(row);
       const others = row.must_ids.filter((id) => id !== criterion_id);
-      return { ...row, must_ids: priority === 'must' ? [...others, criterion_id] : others };
+      return specMoved({
+        ...row,
+        must_ids: priority === 'must' ? [...others, criterion_id] : others,
+      });
     }
     case 'story.note_added':
       return row;
@@ -129,7 +146,7 @@ const storyIdOf = (e: Folded): string | undefined =>
  */
 export const storyMapBuildOrderProjector = defineProjector({
   name: STORYMAP_BUILD_ORDER,
-  version: 1,
+  version: 2,
   events,
   async apply(e, tx) {
     const storyId = storyIdOf(e);

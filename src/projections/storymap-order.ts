@@ -22,6 +22,8 @@ export type OrderRow = {
   /** ids of the must criteria (readiness needs at least one) */
   must_ids: string[];
   version: number;
+  /** a built story whose title or criteria moved after it was built */
+  spec_changed_since_built: boolean;
   cancelled_at: string | null;
   cancellation_reason: string | null;
 };

@@ -24,6 +24,7 @@ const row = (i: number, over: Partial<OrderRow>): OrderRow => ({
   criteria_count: 0,
   must_ids: [],
   version: 1,
+  spec_changed_since_built: false,
   cancelled_at: null,
   cancellation_reason: null,
   ...over,

@@ -1,0 +1,153 @@
+/**
+ * The story map on a map of 2,000 stories, 8,000 criteria and 3,000 dependency edges, served
+ * over HTTP at /mcp/storymap from a LevelDB data dir: get_build_order and get_session_context
+ * p50/p99, update_stories of 50 rows p50, and the build-order read model's rebuild rate beside a
+ * raw read of the same log. Run once: `npx tsx bench/storymap.ts` (noisy shared machine).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import pino from 'pino';
+import { storymap } from '../src/app/storymap.js';
+import { SYSTEM, type Principal } from '../src/commands/principal.js';
+import { serveOverHttp } from '../src/mcp/serve.js';
+import { modules, openIntentlog, surfacesOf } from '../src/modules/index.js';
+import { STORYMAP_BUILD_ORDER } from '../src/projections/storymap-build-order.js';
+import { fmt, median, percentile } from './stats.js';
+
+const STORIES = 2000;
+const CRITERIA_PER_STORY = 4;
+const EDGES = 3000;
+const SAMPLES = 200;
+
+const dir = await mkdtemp(join(tmpdir(), 'intentlog-storymap-bench-'));
+const app = await openIntentlog({ dataDir: join(dir, 'data') });
+const owner: Principal = { kind: 'actor', actor_id: 'founder' };
+const sm = storymap(app);
+
+const build = async () => {
+  const { project_id } = await sm.createProject(
+    { name: 'Bench Map', idea: 'a big map', client: null },
+    owner,
+  );
+  await sm.setVision(
+    { project_id, answers: { users: 'u', problem: 'p', switch: 's', first: 'f', proof: 'p' } },
+    owner,
+  );
+  for (let start = 0; start < STORIES; start += 100) {
+    const stories = Array.from({ length: 100 }, (_, i) => ({
+      title: `Story ${start + i + 1}`,
+      activity: `Activity ${(start + i) % 12}`,
+      release_order: 1,
+      acceptance_criteria: Array.from({ length: CRITERIA_PER_STORY }, (_, c) => ({
+        text: `Given ${c}, when ${i}, then done`,
+        priority: c === 0 ? 'must' : 'should',
+      })),
+    }));
+    await sm.createStories({ project_id, stories }, owner);
+  }
+  await sm.reads.fresh();
+  const rows = (await sm.reads.rows(project_id)).sort((a, b) => a.number - b.number);
+  // 3,000 edges, each to an earlier story: a DAG
+  const deps = rows.map((_, i) =>
+    (i === 0 ? [] : i % 2 === 0 ? [i - 1, Math.floor(i / 2)] : [i - 1]).filter(
+      (j) => j >= 0 && j < i,
+    ),
+  );
+  let edges = 0;
+  const wanted = deps.map((d) => d.filter(() => edges++ < EDGES));
+  for (let start = 0; start < rows.length; start += 100)
+    await sm.updateStories(
+      {
+        project_id,
+        stories: rows
+          .slice(start, start + 100)
+          .map((r, k) => ({
+            id: r.id,
+            dependencies: wanted[start + k]!.map((j) => rows[j]!.id),
+            build_sequence: start + k + 1,
+          })),
+      },
+      owner,
+    );
+  return { project_id, rows, edges: Math.min(edges, EDGES) };
+};
+
+const t0 = performance.now();
+const { project_id, rows, edges } = await build();
+await app.waitFor(await app.log.head());
+const buildMs = performance.now() - t0;
+
+const token = (await app.tokens.issue(owner, 'bench', SYSTEM)).token;
+await app.waitFor(await app.log.head());
+const listening = await serveOverHttp({
+  app,
+  selection: [],
+  mounted: surfacesOf(modules),
+  log: pino({ level: 'silent' }),
+  host: '127.0.0.1',
+  port: 0,
+  stateful: false,
+});
+const transport = new StreamableHTTPClientTransport(new URL(`${listening.url}/storymap`), {
+  requestInit: { headers: { Authorization: `Bearer ${token}` } },
+});
+const client = new Client({ name: 'bench', version: '1' });
+await client.connect(transport);
+
+const timed = async (name: string, args: Record<string, unknown>, n: number) => {
+  const ms: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const start = performance.now();
+    const answer = await client.callTool({ name, arguments: args });
+    ms.push(performance.now() - start);
+    if (!(answer.structuredContent as { ok: boolean }).ok)
+      throw new Error(`${name}: ${JSON.stringify(answer.structuredContent)}`);
+  }
+  return { p50: median(ms), p99: percentile(ms, 99) };
+};
+
+const order = await timed('get_build_order', { project_id }, SAMPLES);
+const session = await timed('get_session_context', { project_id }, SAMPLES);
+const updates: number[] = [];
+for (let i = 0; i < 20; i++) {
+  const slice = rows.slice((i * 50) % STORIES, ((i * 50) % STORIES) + 50);
+  const start = performance.now();
+  await client.callTool({
+    name: 'update_stories',
+    arguments: {
+      project_id,
+      stories: slice.map((r) => ({ id: r.id, priority: i % 2 ? 'must' : 'could' })),
+    },
+  });
+  updates.push(performance.now() - start);
+}
+await client.close();
+await listening.close();
+
+const head = await app.log.head();
+const rawStart = performance.now();
+let events = 0;
+for (let after = 0; ;) {
+  const page = await app.log.readAll({ after, limit: 1000 });
+  if (page.length === 0) break;
+  events += page.length;
+  after = page[page.length - 1]!.global_position;
+}
+const rawMs = performance.now() - rawStart;
+const rebuildStart = performance.now();
+await app.projections.rebuild([STORYMAP_BUILD_ORDER]);
+const rebuildMs = performance.now() - rebuildStart;
+
+const rate = (n: number, ms: number) => (n / ms) * 1000;
+const lines = [
+  `map: ${STORIES} stories, ${STORIES * CRITERIA_PER_STORY} criteria, ${edges} dependency edges; ${head} events; built in ${fmt(buildMs / 1000)} s`,
+  `get_build_order over HTTP: p50 ${fmt(order.p50)} ms, p99 ${fmt(order.p99)} ms (${SAMPLES} calls)`,
+  `get_session_context over HTTP: p50 ${fmt(session.p50)} ms, p99 ${fmt(session.p99)} ms (${SAMPLES} calls)`,
+  `update_stories, 50 rows: p50 ${fmt(median(updates))} ms, p99 ${fmt(percentile(updates, 99))} ms (20 calls)`,
+  `rebuild of storymap.build-order: ${fmt(rate(events, rebuildMs))} events/s; the same log read raw (readAll, upcast): ${fmt(rate(events, rawMs))} events/s = ${fmt((rawMs / rebuildMs) * 100)}%`,
+];
+process.stdout.write(`${lines.join('\n')}\n`);
+await app.close();
+await rm(dir, { recursive: true, force: true });
