@@ -13,10 +13,9 @@ export type MapDecision = {
 };
 
 /**
- * A project's story map as its own stream decides it. The collections are Maps that `evolve`
- * extends in place: a map of 2,000 stories is folded on every command, and copying its
- * collections per event would make loading it quadratic. A state is folded once, from a fresh
- * `initialMap()`, and only the last state of a fold is read.
+ * A project's story map as its own stream decides it. `evolve` is pure: an event copies only
+ * the collection it changes (the store's fold cache hands a folded state to every later load,
+ * so a command folds only the events appended since).
  */
 export type MapState = {
   exists: boolean;
@@ -31,12 +30,12 @@ export type MapState = {
   vision: Partial<Record<VisionKey, string>>;
   /** activity lanes, in order */
   activities: { activity_id: string; name: string }[];
-  releases: Map<number, string>;
-  stories: Map<string, IndexedStory>;
-  keys: Map<string, string>;
-  dependencies: Map<string, readonly string[]>;
-  sequence: Map<string, number>;
-  decisions: Map<string, MapDecision>;
+  releases: ReadonlyMap<number, string>;
+  stories: ReadonlyMap<string, IndexedStory>;
+  keys: ReadonlyMap<string, string>;
+  dependencies: ReadonlyMap<string, readonly string[]>;
+  sequence: ReadonlyMap<string, number>;
+  decisions: ReadonlyMap<string, MapDecision>;
 };
 
 export const GO_LIVE = 1000;
@@ -66,36 +65,43 @@ export const mapStream = (projectId: string): string =>
 export const storyStream = (projectId: string, storyId: string): string =>
   streamName({ aggregateType: 'story', projectId, aggregateId: storyId });
 
+/** A copy of `map` with `key` set (or deleted, for undefined): the state it came from stays. */
+const withEntry = <K, V>(map: ReadonlyMap<K, V>, key: K, value: V | undefined): Map<K, V> => {
+  const next = new Map(map);
+  if (value === undefined) next.delete(key);
+  else next.set(key, value);
+  return next;
+};
+
 const indexStory = (state: MapState, story: IndexedStory): MapState => {
-  state.stories.set(story.story_id, story);
-  state.keys.set(story.key, story.story_id);
-  const next = Number(story.key.slice(story.key.lastIndexOf('-') + 1)) + 1;
-  return next > state.next_key ? { ...state, next_key: next } : { ...state };
+  const number = Number(story.key.slice(story.key.lastIndexOf('-') + 1)) + 1;
+  return {
+    ...state,
+    stories: withEntry(state.stories, story.story_id, story),
+    keys: withEntry(state.keys, story.key, story.story_id),
+    next_key: Math.max(state.next_key, number),
+  };
 };
 
 const evolveDecision = (state: MapState, event: MapEvent): MapState => {
   switch (event.type) {
     case 'storymap.decision_logged': {
       const { decision_id, title, description, category } = event.data;
-      state.decisions.set(decision_id, {
-        decision_id,
-        title,
-        description,
-        category,
-        retracted: false,
-      });
-      return { ...state };
+      const decision = { decision_id, title, description, category, retracted: false };
+      return { ...state, decisions: withEntry(state.decisions, decision_id, decision) };
     }
     case 'storymap.decision_amended': {
       const { decision_id, by: _by, project_id: _p, ...changes } = event.data;
       const current = state.decisions.get(decision_id);
-      if (current) state.decisions.set(decision_id, { ...current, ...changes });
-      return { ...state };
+      if (!current) return state;
+      const amended = { ...current, ...changes };
+      return { ...state, decisions: withEntry(state.decisions, decision_id, amended) };
     }
     case 'storymap.decision_retracted': {
       const current = state.decisions.get(event.data.decision_id);
-      if (current) state.decisions.set(current.decision_id, { ...current, retracted: true });
-      return { ...state };
+      if (!current) return state;
+      const retracted = { ...current, retracted: true };
+      return { ...state, decisions: withEntry(state.decisions, current.decision_id, retracted) };
     }
     default:
       return state;
@@ -120,19 +126,28 @@ export const evolveMap = (state: MapState, event: MapEvent): MapState => {
     }
     case 'storymap.release_created':
     case 'storymap.release_renamed':
-      state.releases.set(event.data.release_order, event.data.label);
-      return { ...state };
+      return {
+        ...state,
+        releases: withEntry(state.releases, event.data.release_order, event.data.label),
+      };
     case 'storymap.story_indexed': {
       const { story_id, key, title, cancelled } = event.data;
       return indexStory(state, { story_id, key, title, cancelled });
     }
     case 'storymap.dependencies_set':
-      state.dependencies.set(event.data.story_id, event.data.depends_on);
-      return { ...state };
+      return {
+        ...state,
+        dependencies: withEntry(state.dependencies, event.data.story_id, event.data.depends_on),
+      };
     case 'storymap.build_sequence_set':
-      if (event.data.build_sequence === null) state.sequence.delete(event.data.story_id);
-      else state.sequence.set(event.data.story_id, event.data.build_sequence);
-      return { ...state };
+      return {
+        ...state,
+        sequence: withEntry(
+          state.sequence,
+          event.data.story_id,
+          event.data.build_sequence ?? undefined,
+        ),
+      };
     default:
       return evolveDecision(state, event);
   }

@@ -26,16 +26,21 @@ const isMap = (s: State): s is MapState => 'next_key' in s;
 const isStory = (s: State): s is StoryState => !isMap(s);
 const isMapEvent = (e: Evt): e is MapEvent => e.type.startsWith('storymap.');
 
+// One evolve per kind of stream for the process: the store's fold cache is keyed by them.
+const foldMap = (s: State, e: Evt): State => (isMap(s) && isMapEvent(e) ? evolveMap(s, e) : s);
+const foldStory = (s: State, e: Evt): State =>
+  isStory(s) && !isMapEvent(e) ? evolveStory(s, e) : s;
+
 const mapSpec = (projectId: string): CommandStream<State, Evt> => ({
   name: mapStream(projectId),
   initialState: initialMap,
-  evolve: (s, e) => (isMap(s) && isMapEvent(e) ? evolveMap(s, e) : s),
+  evolve: foldMap,
 });
 
 const storySpec = (projectId: string, storyId: string): CommandStream<State, Evt> => ({
   name: storyStream(projectId, storyId),
   initialState: initialStory,
-  evolve: (s, e) => (isStory(s) && !isMapEvent(e) ? evolveStory(s, e) : s),
+  evolve: foldStory,
 });
 
 const split = (states: readonly State[]) => {
