@@ -61,13 +61,11 @@ const build = async () => {
     await sm.updateStories(
       {
         project_id,
-        stories: rows
-          .slice(start, start + 100)
-          .map((r, k) => ({
-            id: r.id,
-            dependencies: wanted[start + k]!.map((j) => rows[j]!.id),
-            build_sequence: start + k + 1,
-          })),
+        stories: rows.slice(start, start + 100).map((r, k) => ({
+          id: r.id,
+          dependencies: wanted[start + k]!.map((j) => rows[j]!.id),
+          build_sequence: start + k + 1,
+        })),
       },
       owner,
     );
