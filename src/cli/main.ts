@@ -8,6 +8,7 @@ import { mcpCommand } from './commands/mcp.js';
 import { migrateCommand } from './commands/migrate.js';
 import { projectionsCommand } from './commands/projections.js';
 import { serveCommand } from './commands/serve.js';
+import { statusCommand } from './commands/status.js';
 import { tokenCommand } from './commands/token.js';
 import { useRegistry } from './registry.js';
 import { modules, pagesOf, surfacesOf } from '../modules/index.js';
@@ -38,7 +39,8 @@ const program = new Command('intentlog')
   .addCommand(tokenCommand())
   .addCommand(mcpCommand())
   .addCommand(serveCommand())
-  .addCommand(migrateCommand());
+  .addCommand(migrateCommand())
+  .addCommand(statusCommand());
 for (const command of modules.flatMap((m) => m.cli ?? [])) program.addCommand(command());
 
 await program.parseAsync(process.argv);

@@ -9,6 +9,7 @@ import {
   type StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import type { CallObserver } from '../app/metrics.js';
 import { isDomainError } from '../commands/errors.js';
 import {
   asDomainError,
@@ -113,13 +114,40 @@ export const callTool = async (
   }
 };
 
-const registerTool = (
-  server: McpServer,
+/** The outcome a result is counted under: `ok`, or the error code it answered. */
+const outcomeOf = (result: CallToolResult): string => {
+  const envelope = result.structuredContent as { error?: { code?: unknown } } | undefined;
+  const code = envelope?.error?.code;
+  return result.isError ? (typeof code === 'string' ? code : 'error') : 'ok';
+};
+
+/** `callTool`, told to the metrics (count by outcome, latency) when they are kept. */
+const observedCall = (
+  surface: Surface,
   tool: AnyTool,
   contextOf: ContextOf,
-  vocabulary: Vocabulary,
+  observe: CallObserver | undefined,
+) => {
+  if (!observe)
+    return (args: unknown, request: ServerContext) =>
+      callTool(tool, args, contextOf, request, surface);
+  return async (args: unknown, request: ServerContext) => {
+    const started = performance.now();
+    const result = await callTool(tool, args, contextOf, request, surface);
+    const seconds = (performance.now() - started) / 1000;
+    observe({ surface: surface.name, tool: tool.name, outcome: outcomeOf(result), seconds });
+    return result;
+  };
+};
+
+const registerTool = (
+  server: McpServer,
+  surface: Surface,
+  tool: AnyTool,
+  contextOf: ContextOf,
+  observe: CallObserver | undefined,
 ): void => {
-  const schemas = toolSchemas(tool, vocabulary);
+  const schemas = toolSchemas(tool, surface);
   server.registerTool(
     tool.name,
     {
@@ -129,7 +157,7 @@ const registerTool = (
       outputSchema: schemas.output,
       annotations: tool.annotations,
     },
-    (args: unknown, request: ServerContext) => callTool(tool, args, contextOf, request, vocabulary),
+    observedCall(surface, tool, contextOf, observe),
   );
 };
 
@@ -222,10 +250,12 @@ export const registerSurface = (
   surface: Surface,
   tier: string,
   contextOf: ContextOf,
+  observe?: CallObserver,
 ): void => {
   const rank = surface.tiers.indexOf(tier);
   for (const tool of surface.tools)
-    if (surface.tiers.indexOf(tool.tier) <= rank) registerTool(server, tool, contextOf, surface);
+    if (surface.tiers.indexOf(tool.tier) <= rank)
+      registerTool(server, surface, tool, contextOf, observe);
   for (const resource of surface.resources ?? []) registerResource(server, resource, contextOf);
   for (const prompt of surface.prompts ?? []) registerPrompt(server, prompt, contextOf);
 };

@@ -2,10 +2,12 @@ import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Logger } from 'pino';
 import type { App } from '../app/app.js';
+import { appMetrics, type AppMetrics } from '../app/metrics.js';
 import type { Principal } from '../commands/principal.js';
 import { kernelAuthenticate, principalOfAuth, type Authenticate } from './http/auth.js';
 import { MCP_PATH, mcpHttpHandler, type HttpRoute, type McpEndpoint } from './http/handler.js';
 import { listen, type Listening } from './http/listen.js';
+import { healthRoute, metricsRoute } from './http/observe-routes.js';
 import { serverFactory } from './server.js';
 import { selectSurfaces, SurfaceError } from './surfaces/select.js';
 import type { SelectedSurface } from './surfaces/index.js';
@@ -62,6 +64,10 @@ export type HttpOptions = Common & {
   authenticate?: Authenticate;
   /** what the port serves besides MCP (handler.ts `routes`) */
   routes?: readonly HttpRoute[];
+  /** the `--store` the app was opened with, as /healthz names it (default: LevelDB) */
+  store?: string;
+  /** default: a registry of this server's own (GET /metrics) */
+  metrics?: AppMetrics;
 };
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
@@ -82,7 +88,7 @@ export const allowedHostsFor = (host: string, extra: string[] = []): string[] | 
  * `/mcp/<surface>/<tier>` serve one mounted surface alone, so two contracts that both define a
  * tool (`create_project`) are served by one process, one log, one token. Made on first use.
  */
-const endpoints = (options: HttpOptions) => {
+const endpoints = (options: HttpOptions, metrics: AppMetrics) => {
   const made = new Map<string, McpEndpoint>();
   const endpointFor = (selection: readonly SelectedSurface[]): McpEndpoint => ({
     factory: serverFactory({
@@ -90,6 +96,7 @@ const endpoints = (options: HttpOptions) => {
       selection,
       transport: 'http',
       principalOf: (request) => principalOfAuth(request.http?.authInfo),
+      observe: metrics.observe,
     }),
   });
   const mounted = new Map((options.mounted ?? []).map((s) => [s.name, s]));
@@ -121,9 +128,14 @@ const endpoints = (options: HttpOptions) => {
 /** Serves MCP over Streamable HTTP at POST /mcp (and /mcp/<surface>) until `close()`. */
 export const serveOverHttp = async (options: HttpOptions): Promise<Listening> => {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const metrics = options.metrics ?? appMetrics(options.app, { store: options.store });
   const handler = mcpHttpHandler({
-    endpointAt: endpoints(options),
-    ...(options.routes ? { routes: options.routes } : {}),
+    endpointAt: endpoints(options, metrics),
+    routes: [
+      healthRoute(options.app, options.store),
+      metricsRoute(metrics),
+      ...(options.routes ?? []),
+    ],
     authenticate: options.authenticate ?? kernelAuthenticate(options.app),
     stateful: options.stateful,
     allowedHosts: allowedHostsFor(options.host, options.allowedHosts),

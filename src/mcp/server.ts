@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { App } from '../app/app.js';
+import type { CallObserver } from '../app/metrics.js';
 import { forbidden } from '../commands/errors.js';
 import type { Principal } from '../commands/principal.js';
 import { registerSurface, type ContextOf } from './adapter.js';
@@ -12,12 +13,20 @@ import type { CallInfo, ServedInfo, TransportKind } from './tool.js';
 
 export const SERVER_NAME = 'intentlog';
 
-export const packageVersion = (): string =>
-  (
-    JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-      version: string;
+/**
+ * The package's version, from the package.json above this file: two levels up in `dist/` and
+ * under tsx, four in the bench's build (`.tmp/bench-build/src/mcp`).
+ */
+export const packageVersion = (): string => {
+  for (const up of ['../../package.json', '../../../../package.json'])
+    try {
+      const json = readFileSync(new URL(up, import.meta.url), 'utf8');
+      return (JSON.parse(json) as { version: string }).version;
+    } catch {
+      // not there: try further up
     }
-  ).version;
+  return '0.0.0';
+};
 
 export type ServerSetup = {
   app: App;
@@ -26,6 +35,8 @@ export type ServerSetup = {
   /** the principal a request acts as, when it has one */
   principalOf: (request: ServerContext) => Principal | undefined;
   log: Logger;
+  /** told about every tool call (metrics.ts) */
+  observe?: CallObserver;
 };
 
 export const servedInfo = (
@@ -90,7 +101,7 @@ export const serverFactory = (setup: ServerSetup): (() => McpServer) => {
       },
     );
     for (const { surface, tier } of setup.selection)
-      registerSurface(server, surface, tier, contextOf);
+      registerSurface(server, surface, tier, contextOf, setup.observe);
     return server;
   };
 };

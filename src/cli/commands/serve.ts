@@ -88,6 +88,7 @@ export const serveCommand = (): Command =>
             port: flags.port,
             stateful: flags.stateful ?? false,
             maxBodyBytes: flags.maxBody,
+            ...(flags.store ? { store: flags.store } : {}),
             ...(flags.allowedHost ? { allowedHosts: flags.allowedHost } : {}),
           });
           await out(
