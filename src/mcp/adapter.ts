@@ -11,6 +11,7 @@ import {
 import { z } from 'zod';
 import type { CallObserver } from '../app/metrics.js';
 import { isDomainError } from '../commands/errors.js';
+import { compactSchema } from './compact-schema.js';
 import {
   asDomainError,
   envelopeSchema,
@@ -35,13 +36,21 @@ export type ContextOf = (request: ServerContext) => ToolContext;
 
 type JsonSchemaConverter = z.ZodType['~standard']['jsonSchema'];
 
-/** Converting zod to JSON Schema on every tools/list (a fresh server per request) adds up. */
-const memoized = (convert: JsonSchemaConverter): JsonSchemaConverter => {
+/**
+ * Converting zod to JSON Schema on every tools/list adds up: converted once, then compacted
+ * (compact-schema.ts; descriptions and strictness kept only for what a tool takes).
+ */
+const memoized = (convert: JsonSchemaConverter, kind: 'input' | 'output'): JsonSchemaConverter => {
   const cache = new Map<string, Record<string, unknown>>();
   const once =
     (io: 'input' | 'output') => (options: Parameters<JsonSchemaConverter['input']>[0]) => {
       const key = `${io}:${JSON.stringify(options)}`;
-      const hit = cache.get(key) ?? convert[io](options);
+      const hit =
+        cache.get(key) ??
+        (compactSchema(convert[io](options), { output: kind === 'output' }) as Record<
+          string,
+          unknown
+        >);
       cache.set(key, hit);
       return hit;
     };
@@ -54,12 +63,12 @@ const memoized = (convert: JsonSchemaConverter): JsonSchemaConverter => {
  * back as the `invalid_argument` envelope (hosts show the model only `structuredContent`)
  * rather than as the SDK's text-only error.
  */
-const advertised = (schema: z.ZodType): StandardSchemaWithJSON => ({
+const advertised = (schema: z.ZodType, kind: 'input' | 'output'): StandardSchemaWithJSON => ({
   '~standard': {
     version: 1,
     vendor: 'intentlog',
     validate: (value: unknown) => ({ value }),
-    jsonSchema: memoized(schema['~standard'].jsonSchema),
+    jsonSchema: memoized(schema['~standard'].jsonSchema, kind),
   },
 });
 
@@ -73,8 +82,8 @@ const toolSchemas = (tool: AnyTool, vocabulary: Vocabulary) => {
   const known = schemasOf.get(tool);
   if (known) return known;
   const made = {
-    input: advertised(tool.input),
-    output: advertised(envelopeSchema(tool.name, tool.output, vocabulary)),
+    input: advertised(tool.input, 'input'),
+    output: advertised(envelopeSchema(tool.name, tool.output, vocabulary), 'output'),
   };
   schemasOf.set(tool, made);
   return made;

@@ -53,6 +53,17 @@ export const servedInfo = (
   }),
 });
 
+/**
+ * What every tool's answer means, said once here instead of in each tool's output schema
+ * (compact-schema.ts drops output descriptions).
+ */
+export const ENVELOPE =
+  'Every tool answers with one envelope in structuredContent: ok (true: result holds the ' +
+  'answer; false: error {code, message, details} says what failed — branch on code, not on ' +
+  'the message), schema_version (of this operation’s result shape), operation, project_id ' +
+  '(the project acted on, if any), replayed (an idempotency key replayed the stored answer) ' +
+  'and position (the global log position the call reached).';
+
 /** Over stdio the process is the session: one client, one connection. */
 const STDIO_SESSION = `stdio-${process.pid}-${randomUUID()}`;
 
@@ -90,7 +101,9 @@ const contextFor = (setup: ServerSetup, served: ServedInfo): ContextOf => {
 export const serverFactory = (setup: ServerSetup): (() => McpServer) => {
   const served = servedInfo(setup.selection, setup.transport);
   const contextOf = contextFor(setup, served);
-  const instructions = setup.selection.map((s) => s.surface.instructions).join('\n\n');
+  const instructions = [ENVELOPE, ...setup.selection.map((s) => s.surface.instructions)].join(
+    '\n\n',
+  );
   const experimental = Object.assign({}, ...setup.selection.map((s) => s.surface.experimental));
   return () => {
     const server = new McpServer(
