@@ -1,5 +1,4 @@
 import {
-  WebStandardStreamableHTTPServerTransport,
   createMcpHandler,
   hostHeaderValidationResponse,
   isLegacyRequest,
@@ -18,6 +17,7 @@ import {
   type Authenticate,
 } from './auth.js';
 import { jsonRpcError } from './responses.js';
+import { serverPool } from './pool.js';
 import { sessionStore } from './sessions.js';
 
 /** One MCP endpoint: the servers it makes (one per request, or per session when stateful). */
@@ -54,8 +54,6 @@ export type McpHttpHandler = {
 };
 
 export const MCP_PATH = '/mcp';
-
-type Call = { request: Request; body: unknown; auth: AuthInfo | undefined };
 
 const parseBody = async (request: Request, maxBytes: number): Promise<unknown | Response> => {
   const body = await readRequestBody(request, maxBytes);
@@ -105,6 +103,7 @@ export const mcpHttpHandler = (options: McpHttpOptions): McpHttpHandler => {
   const endpointRoute = (endpoint: McpEndpoint) => ({
     endpoint,
     sessions: options.stateful ? sessionStore(endpoint.factory) : undefined,
+    pool: serverPool(endpoint.factory),
     modern: createMcpHandler(endpoint.factory, {
       legacy: 'reject',
       responseMode: 'auto',
@@ -119,35 +118,17 @@ export const mcpHttpHandler = (options: McpHttpOptions): McpHttpHandler => {
     return route;
   };
 
-  const stateless = async (
-    factory: () => McpServer,
-    { request, body, auth }: Call,
-  ): Promise<Response> => {
-    const server = factory();
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    await server.connect(transport);
-    try {
-      return await transport.handleRequest(request, { parsedBody: body, authInfo: auth });
-    } finally {
-      await server.close();
-    }
-  };
-
   const post = async (
-    { endpoint, sessions, modern }: ReturnType<typeof routeOf>,
+    { sessions, pool, modern }: ReturnType<typeof routeOf>,
     request: Request,
   ): Promise<Response> => {
     const body = await parseBody(request, options.maxBodyBytes);
     if (body instanceof Response) return body;
     const auth = await authorize(request, body, options.authenticate);
     if (auth instanceof Response) return auth;
-    const call = { request, body, auth };
     if (!(await isLegacyRequest(request, body)))
       return modern.fetch(request, { parsedBody: body, ...(auth ? { authInfo: auth } : {}) });
-    return sessions ? sessions.handle(request, body, auth) : stateless(endpoint.factory, call);
+    return sessions ? sessions.handle(request, body, auth) : pool.handle(request, body, auth);
   };
 
   const other = async (request: Request): Promise<Response> => {
