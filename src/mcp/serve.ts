@@ -1,9 +1,7 @@
 import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
-import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Logger } from 'pino';
 import type { App } from '../app/app.js';
 import { appMetrics, type AppMetrics } from '../app/metrics.js';
-import type { Principal } from '../commands/principal.js';
 import { kernelAuthenticate, principalOfAuth, type Authenticate } from './http/auth.js';
 import { MCP_PATH, mcpHttpHandler, type HttpRoute, type McpEndpoint } from './http/handler.js';
 import { listen, type Listening } from './http/listen.js';
@@ -15,36 +13,7 @@ import type { Surface } from './tool.js';
 
 type Common = { app: App; selection: readonly SelectedSurface[]; log: Logger };
 
-export type StdioOptions = Common & { principal: Principal };
-
-export type StdioConnection = {
-  /** resolves when the client closes the connection (stdin ends) */
-  closed: Promise<void>;
-  close(): Promise<void>;
-};
-
-/** Serves one MCP connection on this process's stdin/stdout. */
-export const serveOverStdio = (options: StdioOptions): StdioConnection => {
-  const factory = serverFactory({
-    ...options,
-    transport: 'stdio',
-    principalOf: () => options.principal,
-  });
-  const wire = new StdioServerTransport();
-  const handle = serveStdio(factory, {
-    transport: wire,
-    onerror: (error) => options.log.warn({ err: error }, 'stdio'),
-  });
-  // serveStdio owns the transport's onclose; chain ours after it to learn that stdin ended.
-  const closed = new Promise<void>((resolve) => {
-    const inner = wire.onclose;
-    wire.onclose = () => {
-      inner?.();
-      resolve();
-    };
-  });
-  return { closed, close: () => handle.close() };
-};
+export { serveOverStdio, type StdioConnection, type StdioOptions } from './stdio.js';
 
 export const DEFAULT_PORT = 7411;
 export const DEFAULT_HOST = '127.0.0.1';
