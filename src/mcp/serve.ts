@@ -6,6 +6,7 @@ import { kernelAuthenticate, principalOfAuth, type Authenticate } from './http/a
 import { MCP_PATH, mcpHttpHandler, type HttpRoute, type McpEndpoint } from './http/handler.js';
 import { listen, type Listening } from './http/listen.js';
 import { healthRoute, metricsRoute } from './http/observe-routes.js';
+import { resourceMetadataRoute } from './oauth/resource-metadata.js';
 import { serverFactory } from './server.js';
 import { selectSurfaces, SurfaceError } from './surfaces/select.js';
 import type { SelectedSurface } from './surfaces/index.js';
@@ -37,6 +38,8 @@ export type HttpOptions = Common & {
   store?: string;
   /** default: a registry of this server's own (GET /metrics) */
   metrics?: AppMetrics;
+  /** 401 for every MCP request without a valid token, discovery included */
+  requireAuthAll?: boolean;
 };
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
@@ -103,10 +106,12 @@ export const serveOverHttp = async (options: HttpOptions): Promise<Listening> =>
     routes: [
       healthRoute(options.app, options.store),
       metricsRoute(metrics),
+      resourceMetadataRoute(),
       ...(options.routes ?? []),
     ],
     authenticate: options.authenticate ?? kernelAuthenticate(options.app),
     stateful: options.stateful,
+    requireAuthAll: options.requireAuthAll ?? false,
     allowedHosts: allowedHostsFor(options.host, options.allowedHosts),
     maxBodyBytes,
     log: options.log,

@@ -16,6 +16,7 @@ import {
   unauthorized,
   type Authenticate,
 } from './auth.js';
+import { resourceMetadataUrl } from '../oauth/resource-metadata.js';
 import { jsonRpcError } from './responses.js';
 import { serverPool } from './pool.js';
 import { sessionStore } from './sessions.js';
@@ -33,6 +34,12 @@ export type McpHttpOptions = {
   allowedHosts: string[] | undefined;
   maxBodyBytes: number;
   log: Logger;
+  /**
+   * Every request needs credentials, `initialize` and `tools/list` included (`--require-auth`):
+   * a host then sees "needs authentication" instead of "connected" without a token. Off by
+   * default: governance.md keeps discovery open (docs/decisions.md).
+   */
+  requireAuthAll?: boolean;
   /**
    * What the same port serves besides MCP (the web view, health, metrics, OAuth metadata):
    * tried in order for any path that is no MCP endpoint; each answers or passes (undefined).
@@ -79,13 +86,15 @@ const authorize = async (
   request: Request,
   body: unknown,
   authenticate: Authenticate,
+  requireAll: boolean,
 ): Promise<AuthInfo | undefined | Response> => {
-  const id = (body as { id?: unknown } | null)?.id;
+  const id = jsonRpcId((body as { id?: unknown } | null)?.id);
   const token = bearerToken(request);
+  const where = resourceMetadataUrl(request);
   if (token === undefined)
-    return needsCredentials(body) ? unauthorized('missing', jsonRpcId(id)) : undefined;
+    return needsCredentials(body, requireAll) ? unauthorized('missing', id, where) : undefined;
   const principal = await authenticate(token);
-  return principal ? authInfoFor(token, principal) : unauthorized('invalid', jsonRpcId(id));
+  return principal ? authInfoFor(token, principal) : unauthorized('invalid', id, where);
 };
 
 const methodNotAllowed = (): Response =>
@@ -124,7 +133,12 @@ export const mcpHttpHandler = (options: McpHttpOptions): McpHttpHandler => {
   ): Promise<Response> => {
     const body = await parseBody(request, options.maxBodyBytes);
     if (body instanceof Response) return body;
-    const auth = await authorize(request, body, options.authenticate);
+    const auth = await authorize(
+      request,
+      body,
+      options.authenticate,
+      options.requireAuthAll ?? false,
+    );
     if (auth instanceof Response) return auth;
     if (!(await isLegacyRequest(request, body)))
       return modern.fetch(request, { parsedBody: body, ...(auth ? { authInfo: auth } : {}) });
