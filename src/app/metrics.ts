@@ -80,11 +80,6 @@ export const appMetrics = (app: App, options: { store?: string; defaults?: boole
       for (const m of (await health()).read_models) this.set({ model: m.name }, m.position);
     },
   });
-  const sessions = new Gauge({
-    name: 'intentlog_mcp_sessions',
-    help: 'open MCP sessions (--stateful HTTP) and stdio connections',
-    registers: [registry],
-  });
   const observe: CallObserver = ({ surface, tool, outcome, seconds }) => {
     calls.inc({ surface, tool, outcome });
     latency.observe({ surface, tool }, seconds);
@@ -92,7 +87,6 @@ export const appMetrics = (app: App, options: { store?: string; defaults?: boole
   return {
     registry,
     observe,
-    sessions,
     contentType: registry.contentType,
     text: () => registry.metrics(),
   };
