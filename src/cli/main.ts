@@ -25,12 +25,13 @@ const KERNEL: Record<string, Loader> = {
   serve: async () => (await import('./commands/serve.js')).serveCommand,
   migrate: async () => (await import('./commands/migrate.js')).migrateCommand,
   status: async () => (await import('./commands/status.js')).statusCommand,
+  // intent's hook runs on every prompt: its file alone (it opens the app, so with the registry)
+  hook: async () => (await import('./commands/hook.js')).hookCommand,
 };
 
 /**
- * Commands that need no registry (a context's fast path, e.g. intent's `hook`, run on every
- * prompt): one line each, `name: async () => (await import('./commands/<file>.js')).<factory>`.
- * Listed here, they are also left out of the module-registry path below.
+ * Commands that open no app and so need no registry (none yet; `hook` opens the app): one line
+ * each, `name: async () => (await import('./commands/<file>.js')).<factory>`.
  */
 const WITHOUT_REGISTRY: Record<string, Loader> = {};
 
@@ -66,8 +67,14 @@ const run = async (name: string | undefined): Promise<Command> => {
     useModules(),
     Promise.all(Object.values(kernel ? { [name]: KERNEL[name]! } : KERNEL).map((load) => load())),
   ]);
+  // a context's command that is also listed above (hook) is added once
   const own = kernel ? [] : modules.flatMap((m) => m.cli ?? []);
-  return program([...commands, ...own]);
+  const root = await program(commands);
+  for (const make of own) {
+    const command = make();
+    if (!root.commands.some((c) => c.name() === command.name())) root.addCommand(command);
+  }
+  return root;
 };
 
 const [first] = process.argv.slice(2);

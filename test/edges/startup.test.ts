@@ -26,6 +26,7 @@ describe('start-up dispatch: each command loads only its own file', () => {
       'serve',
       'migrate',
       'status',
+      'hook',
     ])
       assert.match(help.stdout, new RegExp(`^  ${name}\\b`, 'm'), name);
     const token = await cli(['token', '--help']);
