@@ -1,20 +1,39 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
-import { Command } from 'commander';
-import { auditCommand } from './commands/audit.js';
-import { exportCommand } from './commands/export.js';
-import { logCommand } from './commands/log.js';
-import { mcpCommand } from './commands/mcp.js';
-import { migrateCommand } from './commands/migrate.js';
-import { projectionsCommand } from './commands/projections.js';
-import { serveCommand } from './commands/serve.js';
-import { tokenCommand } from './commands/token.js';
-import { useRegistry } from './registry.js';
-import { modules, pagesOf, surfacesOf } from '../modules/index.js';
+import type { Command } from 'commander';
 
+/**
+ * The `intentlog` binary. Hosts start it on every session and every prompt (`mcp`, `hook`), so
+ * it loads only what the command given uses: `--version` nothing, a kernel command its own file
+ * and the module registry (every context's events, for the catalog), `hook` its file without the
+ * registry; only `--help` and the contexts' own commands load everything.
+ */
 const { version } = JSON.parse(
   readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
 ) as { version: string };
+
+type Loader = () => Promise<() => Command>;
+
+/** Kernel commands, one file each under commands/; each opens the app with the registry. */
+const KERNEL: Record<string, Loader> = {
+  log: async () => (await import('./commands/log.js')).logCommand,
+  export: async () => (await import('./commands/export.js')).exportCommand,
+  projections: async () => (await import('./commands/projections.js')).projectionsCommand,
+  audit: async () => (await import('./commands/audit.js')).auditCommand,
+  token: async () => (await import('./commands/token.js')).tokenCommand,
+  mcp: async () => (await import('./commands/mcp.js')).mcpCommand,
+  serve: async () => (await import('./commands/serve.js')).serveCommand,
+  migrate: async () => (await import('./commands/migrate.js')).migrateCommand,
+  status: async () => (await import('./commands/status.js')).statusCommand,
+  // intent's hook runs on every prompt: its file alone (it opens the app, so with the registry)
+  hook: async () => (await import('./commands/hook.js')).hookCommand,
+};
+
+/**
+ * Commands that open no app and so need no registry (none yet; `hook` opens the app): one line
+ * each, `name: async () => (await import('./commands/<file>.js')).<factory>`.
+ */
+const WITHOUT_REGISTRY: Record<string, Loader> = {};
 
 // `intentlog log | head` closes stdout early: that is the reader's choice, not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -22,23 +41,42 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-useRegistry({ modules, surfaces: surfacesOf(modules), pages: pagesOf(modules) });
+const program = async (commands: readonly (() => Command)[]): Promise<Command> => {
+  const { Command } = await import('commander');
+  const root = new Command('intentlog')
+    .description('a local-first, event-sourced ledger of intent and work for coding agents')
+    .version(version);
+  for (const command of commands) root.addCommand(command());
+  return root;
+};
 
-/**
- * The `intentlog` binary. Every kernel command is one file under commands/; a context's own
- * commands (`sync`, `founder`, `hook`, …) come with its module (src/modules).
- */
-const program = new Command('intentlog')
-  .description('a local-first, event-sourced ledger of intent and work for coding agents')
-  .version(version)
-  .addCommand(logCommand())
-  .addCommand(exportCommand())
-  .addCommand(projectionsCommand())
-  .addCommand(auditCommand())
-  .addCommand(tokenCommand())
-  .addCommand(mcpCommand())
-  .addCommand(serveCommand())
-  .addCommand(migrateCommand());
-for (const command of modules.flatMap((m) => m.cli ?? [])) program.addCommand(command());
+const useModules = async () => {
+  const [{ modules, pagesOf, surfacesOf }, { useRegistry }] = await Promise.all([
+    import('../modules/index.js'),
+    import('./registry.js'),
+  ]);
+  useRegistry({ modules, surfaces: surfacesOf(modules), pages: pagesOf(modules) });
+  return modules;
+};
 
-await program.parseAsync(process.argv);
+const run = async (name: string | undefined): Promise<Command> => {
+  const light = name !== undefined && Object.hasOwn(WITHOUT_REGISTRY, name);
+  if (light) return program([await WITHOUT_REGISTRY[name]!()]);
+  const kernel = name !== undefined && Object.hasOwn(KERNEL, name);
+  const [modules, commands] = await Promise.all([
+    useModules(),
+    Promise.all(Object.values(kernel ? { [name]: KERNEL[name]! } : KERNEL).map((load) => load())),
+  ]);
+  // a context's command that is also listed above (hook) is added once
+  const own = kernel ? [] : modules.flatMap((m) => m.cli ?? []);
+  const root = await program(commands);
+  for (const make of own) {
+    const command = make();
+    if (!root.commands.some((c) => c.name() === command.name())) root.addCommand(command);
+  }
+  return root;
+};
+
+const [first] = process.argv.slice(2);
+if (first === '--version' || first === '-V') process.stdout.write(`${version}\n`);
+else await (await run(first)).parseAsync(process.argv);

@@ -9,7 +9,9 @@ import {
   type StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import type { CallObserver } from '../app/metrics.js';
 import { isDomainError } from '../commands/errors.js';
+import { compactSchema } from './compact-schema.js';
 import {
   asDomainError,
   envelopeSchema,
@@ -34,13 +36,21 @@ export type ContextOf = (request: ServerContext) => ToolContext;
 
 type JsonSchemaConverter = z.ZodType['~standard']['jsonSchema'];
 
-/** Converting zod to JSON Schema on every tools/list (a fresh server per request) adds up. */
-const memoized = (convert: JsonSchemaConverter): JsonSchemaConverter => {
+/**
+ * Converting zod to JSON Schema on every tools/list adds up: converted once, then compacted
+ * (compact-schema.ts; descriptions and strictness kept only for what a tool takes).
+ */
+const memoized = (convert: JsonSchemaConverter, kind: 'input' | 'output'): JsonSchemaConverter => {
   const cache = new Map<string, Record<string, unknown>>();
   const once =
     (io: 'input' | 'output') => (options: Parameters<JsonSchemaConverter['input']>[0]) => {
       const key = `${io}:${JSON.stringify(options)}`;
-      const hit = cache.get(key) ?? convert[io](options);
+      const hit =
+        cache.get(key) ??
+        (compactSchema(convert[io](options), { output: kind === 'output' }) as Record<
+          string,
+          unknown
+        >);
       cache.set(key, hit);
       return hit;
     };
@@ -53,12 +63,12 @@ const memoized = (convert: JsonSchemaConverter): JsonSchemaConverter => {
  * back as the `invalid_argument` envelope (hosts show the model only `structuredContent`)
  * rather than as the SDK's text-only error.
  */
-const advertised = (schema: z.ZodType): StandardSchemaWithJSON => ({
+const advertised = (schema: z.ZodType, kind: 'input' | 'output'): StandardSchemaWithJSON => ({
   '~standard': {
     version: 1,
     vendor: 'intentlog',
     validate: (value: unknown) => ({ value }),
-    jsonSchema: memoized(schema['~standard'].jsonSchema),
+    jsonSchema: memoized(schema['~standard'].jsonSchema, kind),
   },
 });
 
@@ -72,8 +82,8 @@ const toolSchemas = (tool: AnyTool, vocabulary: Vocabulary) => {
   const known = schemasOf.get(tool);
   if (known) return known;
   const made = {
-    input: advertised(tool.input),
-    output: advertised(envelopeSchema(tool.name, tool.output, vocabulary)),
+    input: advertised(tool.input, 'input'),
+    output: advertised(envelopeSchema(tool.name, tool.output, vocabulary), 'output'),
   };
   schemasOf.set(tool, made);
   return made;
@@ -113,13 +123,40 @@ export const callTool = async (
   }
 };
 
-const registerTool = (
-  server: McpServer,
+/** The outcome a result is counted under: `ok`, or the error code it answered. */
+const outcomeOf = (result: CallToolResult): string => {
+  const envelope = result.structuredContent as { error?: { code?: unknown } } | undefined;
+  const code = envelope?.error?.code;
+  return result.isError ? (typeof code === 'string' ? code : 'error') : 'ok';
+};
+
+/** `callTool`, told to the metrics (count by outcome, latency) when they are kept. */
+const observedCall = (
+  surface: Surface,
   tool: AnyTool,
   contextOf: ContextOf,
-  vocabulary: Vocabulary,
+  observe: CallObserver | undefined,
+) => {
+  if (!observe)
+    return (args: unknown, request: ServerContext) =>
+      callTool(tool, args, contextOf, request, surface);
+  return async (args: unknown, request: ServerContext) => {
+    const started = performance.now();
+    const result = await callTool(tool, args, contextOf, request, surface);
+    const seconds = (performance.now() - started) / 1000;
+    observe({ surface: surface.name, tool: tool.name, outcome: outcomeOf(result), seconds });
+    return result;
+  };
+};
+
+const registerTool = (
+  server: McpServer,
+  surface: Surface,
+  tool: AnyTool,
+  contextOf: ContextOf,
+  observe: CallObserver | undefined,
 ): void => {
-  const schemas = toolSchemas(tool, vocabulary);
+  const schemas = toolSchemas(tool, surface);
   server.registerTool(
     tool.name,
     {
@@ -129,7 +166,7 @@ const registerTool = (
       outputSchema: schemas.output,
       annotations: tool.annotations,
     },
-    (args: unknown, request: ServerContext) => callTool(tool, args, contextOf, request, vocabulary),
+    observedCall(surface, tool, contextOf, observe),
   );
 };
 
@@ -222,10 +259,12 @@ export const registerSurface = (
   surface: Surface,
   tier: string,
   contextOf: ContextOf,
+  observe?: CallObserver,
 ): void => {
   const rank = surface.tiers.indexOf(tier);
   for (const tool of surface.tools)
-    if (surface.tiers.indexOf(tool.tier) <= rank) registerTool(server, tool, contextOf, surface);
+    if (surface.tiers.indexOf(tool.tier) <= rank)
+      registerTool(server, surface, tool, contextOf, observe);
   for (const resource of surface.resources ?? []) registerResource(server, resource, contextOf);
   for (const prompt of surface.prompts ?? []) registerPrompt(server, prompt, contextOf);
 };

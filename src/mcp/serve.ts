@@ -1,11 +1,12 @@
 import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
-import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Logger } from 'pino';
 import type { App } from '../app/app.js';
-import type { Principal } from '../commands/principal.js';
+import { appMetrics, type AppMetrics } from '../app/metrics.js';
 import { kernelAuthenticate, principalOfAuth, type Authenticate } from './http/auth.js';
 import { MCP_PATH, mcpHttpHandler, type HttpRoute, type McpEndpoint } from './http/handler.js';
 import { listen, type Listening } from './http/listen.js';
+import { healthRoute, metricsRoute } from './http/observe-routes.js';
+import { resourceMetadataRoute } from './oauth/resource-metadata.js';
 import { serverFactory } from './server.js';
 import { selectSurfaces, SurfaceError } from './surfaces/select.js';
 import type { SelectedSurface } from './surfaces/index.js';
@@ -13,36 +14,7 @@ import type { Surface } from './tool.js';
 
 type Common = { app: App; selection: readonly SelectedSurface[]; log: Logger };
 
-export type StdioOptions = Common & { principal: Principal };
-
-export type StdioConnection = {
-  /** resolves when the client closes the connection (stdin ends) */
-  closed: Promise<void>;
-  close(): Promise<void>;
-};
-
-/** Serves one MCP connection on this process's stdin/stdout. */
-export const serveOverStdio = (options: StdioOptions): StdioConnection => {
-  const factory = serverFactory({
-    ...options,
-    transport: 'stdio',
-    principalOf: () => options.principal,
-  });
-  const wire = new StdioServerTransport();
-  const handle = serveStdio(factory, {
-    transport: wire,
-    onerror: (error) => options.log.warn({ err: error }, 'stdio'),
-  });
-  // serveStdio owns the transport's onclose; chain ours after it to learn that stdin ended.
-  const closed = new Promise<void>((resolve) => {
-    const inner = wire.onclose;
-    wire.onclose = () => {
-      inner?.();
-      resolve();
-    };
-  });
-  return { closed, close: () => handle.close() };
-};
+export { serveOverStdio, type StdioConnection, type StdioOptions } from './stdio.js';
 
 export const DEFAULT_PORT = 7411;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -62,6 +34,12 @@ export type HttpOptions = Common & {
   authenticate?: Authenticate;
   /** what the port serves besides MCP (handler.ts `routes`) */
   routes?: readonly HttpRoute[];
+  /** the `--store` the app was opened with, as /healthz names it (default: LevelDB) */
+  store?: string;
+  /** default: a registry of this server's own (GET /metrics) */
+  metrics?: AppMetrics;
+  /** 401 for every MCP request without a valid token, discovery included */
+  requireAuthAll?: boolean;
 };
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
@@ -82,7 +60,7 @@ export const allowedHostsFor = (host: string, extra: string[] = []): string[] | 
  * `/mcp/<surface>/<tier>` serve one mounted surface alone, so two contracts that both define a
  * tool (`create_project`) are served by one process, one log, one token. Made on first use.
  */
-const endpoints = (options: HttpOptions) => {
+const endpoints = (options: HttpOptions, metrics: AppMetrics) => {
   const made = new Map<string, McpEndpoint>();
   const endpointFor = (selection: readonly SelectedSurface[]): McpEndpoint => ({
     factory: serverFactory({
@@ -90,6 +68,7 @@ const endpoints = (options: HttpOptions) => {
       selection,
       transport: 'http',
       principalOf: (request) => principalOfAuth(request.http?.authInfo),
+      observe: metrics.observe,
     }),
   });
   const mounted = new Map((options.mounted ?? []).map((s) => [s.name, s]));
@@ -121,11 +100,18 @@ const endpoints = (options: HttpOptions) => {
 /** Serves MCP over Streamable HTTP at POST /mcp (and /mcp/<surface>) until `close()`. */
 export const serveOverHttp = async (options: HttpOptions): Promise<Listening> => {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const metrics = options.metrics ?? appMetrics(options.app, { store: options.store });
   const handler = mcpHttpHandler({
-    endpointAt: endpoints(options),
-    ...(options.routes ? { routes: options.routes } : {}),
+    endpointAt: endpoints(options, metrics),
+    routes: [
+      healthRoute(options.app, options.store),
+      metricsRoute(metrics),
+      resourceMetadataRoute(),
+      ...(options.routes ?? []),
+    ],
     authenticate: options.authenticate ?? kernelAuthenticate(options.app),
     stateful: options.stateful,
+    requireAuthAll: options.requireAuthAll ?? false,
     allowedHosts: allowedHostsFor(options.host, options.allowedHosts),
     maxBodyBytes,
     log: options.log,

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { App } from '../app/app.js';
+import type { CallObserver } from '../app/metrics.js';
 import { forbidden } from '../commands/errors.js';
 import type { Principal } from '../commands/principal.js';
 import { registerSurface, type ContextOf } from './adapter.js';
@@ -12,12 +13,20 @@ import type { CallInfo, ServedInfo, TransportKind } from './tool.js';
 
 export const SERVER_NAME = 'intentlog';
 
-export const packageVersion = (): string =>
-  (
-    JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-      version: string;
+/**
+ * The package's version, from the package.json above this file: two levels up in `dist/` and
+ * under tsx, four in the bench's build (`.tmp/bench-build/src/mcp`).
+ */
+export const packageVersion = (): string => {
+  for (const up of ['../../package.json', '../../../../package.json'])
+    try {
+      const json = readFileSync(new URL(up, import.meta.url), 'utf8');
+      return (JSON.parse(json) as { version: string }).version;
+    } catch {
+      // not there: try further up
     }
-  ).version;
+  return '0.0.0';
+};
 
 export type ServerSetup = {
   app: App;
@@ -26,6 +35,8 @@ export type ServerSetup = {
   /** the principal a request acts as, when it has one */
   principalOf: (request: ServerContext) => Principal | undefined;
   log: Logger;
+  /** told about every tool call (metrics.ts) */
+  observe?: CallObserver;
 };
 
 export const servedInfo = (
@@ -41,6 +52,17 @@ export const servedInfo = (
     return { name: surface.name, tier, tools: tools.map((t) => t.name) };
   }),
 });
+
+/**
+ * What every tool's answer means, said once here instead of in each tool's output schema
+ * (compact-schema.ts drops output descriptions).
+ */
+export const ENVELOPE =
+  'Every tool answers with one envelope in structuredContent: ok (true: result holds the ' +
+  'answer; false: error {code, message, details} says what failed — branch on code, not on ' +
+  'the message), schema_version (of this operation’s result shape), operation, project_id ' +
+  '(the project acted on, if any), replayed (an idempotency key replayed the stored answer) ' +
+  'and position (the global log position the call reached).';
 
 /** Over stdio the process is the session: one client, one connection. */
 const STDIO_SESSION = `stdio-${process.pid}-${randomUUID()}`;
@@ -79,7 +101,9 @@ const contextFor = (setup: ServerSetup, served: ServedInfo): ContextOf => {
 export const serverFactory = (setup: ServerSetup): (() => McpServer) => {
   const served = servedInfo(setup.selection, setup.transport);
   const contextOf = contextFor(setup, served);
-  const instructions = setup.selection.map((s) => s.surface.instructions).join('\n\n');
+  const instructions = [ENVELOPE, ...setup.selection.map((s) => s.surface.instructions)].join(
+    '\n\n',
+  );
   const experimental = Object.assign({}, ...setup.selection.map((s) => s.surface.experimental));
   return () => {
     const server = new McpServer(
@@ -90,7 +114,7 @@ export const serverFactory = (setup: ServerSetup): (() => McpServer) => {
       },
     );
     for (const { surface, tier } of setup.selection)
-      registerSurface(server, surface, tier, contextOf);
+      registerSurface(server, surface, tier, contextOf, setup.observe);
     return server;
   };
 };

@@ -82,7 +82,10 @@ describe('Streamable HTTP: refusals', () => {
     withServer({}, async ({ url }) => {
       const missing = await post(url, whoamiCall);
       assert.equal(missing.status, 401);
-      assert.match(missing.headers.get('www-authenticate') ?? '', /^Bearer realm="intentlog"$/);
+      assert.match(
+        missing.headers.get('www-authenticate') ?? '',
+        /^Bearer realm="intentlog", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"$/,
+      );
       const body = (await missing.json()) as { id: number; error: { code: number } };
       assert.equal(body.id, 7);
       const bad = await post(url, whoamiCall, { authorization: 'Bearer il_not_a_token' });

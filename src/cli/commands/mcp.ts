@@ -3,7 +3,7 @@ import { invalidArgument } from '../../commands/errors.js';
 import { Id } from '../../commands/ids.js';
 import { SYSTEM, type Principal } from '../../commands/principal.js';
 import { stderrLogger } from '../../mcp/logger.js';
-import { serveOverStdio } from '../../mcp/serve.js';
+import { serveOverStdio } from '../../mcp/stdio.js';
 import { resolveSurfaces } from '../../mcp/surfaces/index.js';
 import { registry } from '../registry.js';
 import { action, appCommand, withApp, type AppFlags } from '../options.js';

@@ -26,6 +26,7 @@ type ServeFlags = AppFlags & {
   stateful?: boolean;
   allowedHost?: string[];
   maxBody: number;
+  requireAuth?: boolean;
 };
 
 const integer = (min: number, max: number) => (value: string) => {
@@ -64,6 +65,10 @@ export const serveCommand = (): Command =>
     )
     .addOption(surfaceOption())
     .option('--stateful', 'sessions (Mcp-Session-Id) instead of stateless JSON responses')
+    .option(
+      '--require-auth',
+      'a token for every request, initialize and tools/list included (default: discovery is open)',
+    )
     .addOption(
       new Option('--allowed-host <names>', 'also accept these Host/Origin names').argParser(list),
     )
@@ -88,6 +93,8 @@ export const serveCommand = (): Command =>
             port: flags.port,
             stateful: flags.stateful ?? false,
             maxBodyBytes: flags.maxBody,
+            ...(flags.store ? { store: flags.store } : {}),
+            requireAuthAll: flags.requireAuth ?? false,
             ...(flags.allowedHost ? { allowedHosts: flags.allowedHost } : {}),
           });
           await out(

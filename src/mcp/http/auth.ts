@@ -21,9 +21,10 @@ const OPEN_METHODS = new Set([
 ]);
 
 /** Whether one JSON-RPC message needs credentials. Notifications and responses carry no call. */
-export const needsCredentials = (message: unknown): boolean => {
+export const needsCredentials = (message: unknown, requireAll = false): boolean => {
   const method = (message as { method?: unknown } | null)?.method;
-  if (typeof method !== 'string') return false;
+  if (typeof method !== 'string') return requireAll;
+  if (requireAll) return true;
   if (method.startsWith('notifications/')) return false;
   return !OPEN_METHODS.has(method);
 };
@@ -77,15 +78,21 @@ const REALM = 'intentlog';
  * were sent, `invalid_token` when the token is unknown or revoked. The body is a JSON-RPC error
  * so that an MCP client can show why.
  */
-export const unauthorized = (kind: 'missing' | 'invalid', id: unknown): Response => {
+export const unauthorized = (
+  kind: 'missing' | 'invalid',
+  id: unknown,
+  resourceMetadata?: string,
+): Response => {
   const message =
     kind === 'missing'
       ? 'this call needs credentials: Authorization: Bearer <token> (intentlog token create)'
       : 'the bearer token is unknown or revoked';
+  // resource_metadata (RFC 9728 §5.1): where an MCP client starts its discovery
+  const where = resourceMetadata ? `, resource_metadata="${resourceMetadata}"` : '';
   const challenge =
     kind === 'missing'
-      ? `Bearer realm="${REALM}"`
-      : `Bearer realm="${REALM}", error="invalid_token", error_description="${message}"`;
+      ? `Bearer realm="${REALM}"${where}`
+      : `Bearer realm="${REALM}"${where}, error="invalid_token", error_description="${message}"`;
   return Response.json(
     { jsonrpc: '2.0', id: jsonRpcId(id), error: { code: -32001, message } },
     { status: 401, headers: { 'WWW-Authenticate': challenge } },

@@ -1,5 +1,4 @@
 import {
-  WebStandardStreamableHTTPServerTransport,
   createMcpHandler,
   hostHeaderValidationResponse,
   isLegacyRequest,
@@ -17,7 +16,9 @@ import {
   unauthorized,
   type Authenticate,
 } from './auth.js';
+import { resourceMetadataUrl } from '../oauth/resource-metadata.js';
 import { jsonRpcError } from './responses.js';
+import { serverPool } from './pool.js';
 import { sessionStore } from './sessions.js';
 
 /** One MCP endpoint: the servers it makes (one per request, or per session when stateful). */
@@ -33,6 +34,12 @@ export type McpHttpOptions = {
   allowedHosts: string[] | undefined;
   maxBodyBytes: number;
   log: Logger;
+  /**
+   * Every request needs credentials, `initialize` and `tools/list` included (`--require-auth`):
+   * a host then sees "needs authentication" instead of "connected" without a token. Off by
+   * default: governance.md keeps discovery open (docs/decisions.md).
+   */
+  requireAuthAll?: boolean;
   /**
    * What the same port serves besides MCP (the web view, health, metrics, OAuth metadata):
    * tried in order for any path that is no MCP endpoint; each answers or passes (undefined).
@@ -54,8 +61,6 @@ export type McpHttpHandler = {
 };
 
 export const MCP_PATH = '/mcp';
-
-type Call = { request: Request; body: unknown; auth: AuthInfo | undefined };
 
 const parseBody = async (request: Request, maxBytes: number): Promise<unknown | Response> => {
   const body = await readRequestBody(request, maxBytes);
@@ -81,13 +86,15 @@ const authorize = async (
   request: Request,
   body: unknown,
   authenticate: Authenticate,
+  requireAll: boolean,
 ): Promise<AuthInfo | undefined | Response> => {
-  const id = (body as { id?: unknown } | null)?.id;
+  const id = jsonRpcId((body as { id?: unknown } | null)?.id);
   const token = bearerToken(request);
+  const where = resourceMetadataUrl(request);
   if (token === undefined)
-    return needsCredentials(body) ? unauthorized('missing', jsonRpcId(id)) : undefined;
+    return needsCredentials(body, requireAll) ? unauthorized('missing', id, where) : undefined;
   const principal = await authenticate(token);
-  return principal ? authInfoFor(token, principal) : unauthorized('invalid', jsonRpcId(id));
+  return principal ? authInfoFor(token, principal) : unauthorized('invalid', id, where);
 };
 
 const methodNotAllowed = (): Response =>
@@ -105,6 +112,7 @@ export const mcpHttpHandler = (options: McpHttpOptions): McpHttpHandler => {
   const endpointRoute = (endpoint: McpEndpoint) => ({
     endpoint,
     sessions: options.stateful ? sessionStore(endpoint.factory) : undefined,
+    pool: serverPool(endpoint.factory),
     modern: createMcpHandler(endpoint.factory, {
       legacy: 'reject',
       responseMode: 'auto',
@@ -119,35 +127,22 @@ export const mcpHttpHandler = (options: McpHttpOptions): McpHttpHandler => {
     return route;
   };
 
-  const stateless = async (
-    factory: () => McpServer,
-    { request, body, auth }: Call,
-  ): Promise<Response> => {
-    const server = factory();
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    await server.connect(transport);
-    try {
-      return await transport.handleRequest(request, { parsedBody: body, authInfo: auth });
-    } finally {
-      await server.close();
-    }
-  };
-
   const post = async (
-    { endpoint, sessions, modern }: ReturnType<typeof routeOf>,
+    { sessions, pool, modern }: ReturnType<typeof routeOf>,
     request: Request,
   ): Promise<Response> => {
     const body = await parseBody(request, options.maxBodyBytes);
     if (body instanceof Response) return body;
-    const auth = await authorize(request, body, options.authenticate);
+    const auth = await authorize(
+      request,
+      body,
+      options.authenticate,
+      options.requireAuthAll ?? false,
+    );
     if (auth instanceof Response) return auth;
-    const call = { request, body, auth };
     if (!(await isLegacyRequest(request, body)))
       return modern.fetch(request, { parsedBody: body, ...(auth ? { authInfo: auth } : {}) });
-    return sessions ? sessions.handle(request, body, auth) : stateless(endpoint.factory, call);
+    return sessions ? sessions.handle(request, body, auth) : pool.handle(request, body, auth);
   };
 
   const other = async (request: Request): Promise<Response> => {

@@ -1,0 +1,54 @@
+import type { App } from './app.js';
+
+/** Which kind of store a `--store` value names; a URL is never echoed (it may hold a password). */
+export const storeKind = (store: string | undefined): 'leveldb' | 'memory' | 'postgres' => {
+  if (store === 'memory') return 'memory';
+  if (store && /^postgres(ql)?:\/\//.test(store)) return 'postgres';
+  return 'leveldb';
+};
+
+export type ReadModelHealth = {
+  name: string;
+  version: number;
+  position: number;
+  /** events of the log this read model has not folded yet */
+  lag: number;
+  error?: string;
+};
+
+export type Health = {
+  /** `ok`: every read model folds; `degraded`: one failed its last fold or none answered */
+  status: 'ok' | 'degraded';
+  /** `writer` appends itself; `follower` forwards to the process holding the data dir */
+  role: 'writer' | 'follower';
+  store: 'leveldb' | 'memory' | 'postgres';
+  head: number;
+  read_models: ReadModelHealth[];
+  /** why the read models could not be asked (no writer reachable yet) */
+  error?: string;
+};
+
+/**
+ * The state of one app as `GET /healthz` and `intentlog status` tell it. The read models live
+ * with the writer, so a follower asks it; a writer that cannot be reached is `degraded`, not a
+ * failure of the health check itself.
+ */
+export const healthOf = async (app: App, store?: string): Promise<Health> => {
+  const head = await app.log.head();
+  const base = { role: app.log.role(), store: storeKind(store), head };
+  try {
+    const rows = await app.projections.status();
+    const read_models = rows.map((r) => ({
+      name: r.name,
+      version: r.version,
+      position: r.position,
+      lag: Math.max(0, Math.max(head, r.head) - r.position),
+      ...(r.error ? { error: r.error } : {}),
+    }));
+    const failing = read_models.some((r) => r.error !== undefined);
+    return { status: failing ? 'degraded' : 'ok', ...base, read_models };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { status: 'degraded', ...base, read_models: [], error: message };
+  }
+};

@@ -1,0 +1,69 @@
+/**
+ * JSON Schema as zod writes it, made smaller without losing a field or a constraint a client
+ * can act on (tools/list is read into every model's context on every session):
+ *
+ * - no `$schema` (MCP says tool schemas are 2020-12 unless they say otherwise);
+ * - no `minimum`/`maximum` that only restate JavaScript's safe-integer range (`.int()`);
+ * - `anyOf: [X, {type: 'null'}]` with X of one plain type becomes X with `type: [t, 'null']`;
+ * - no `propertyNames: {type: 'string'}` or `additionalProperties: {}` (they allow anything);
+ * - in output schemas (`output: true`), no descriptions and no `additionalProperties: false`:
+ *   hosts validate results with them but show the model the result itself, never this schema,
+ *   and the server checks its own answers against the full zod schema before sending them.
+ *   Every field stays, with its type, enum and `required`.
+ *
+ * No `$ref`/`$defs`: some hosts resolve none inside tool schemas (docs/decisions.md).
+ */
+type Json = Record<string, unknown>;
+
+const SAFE = Number.MAX_SAFE_INTEGER;
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** `anyOf: [X, null]` as one schema with a nullable type, when X has one plain `type`. */
+const mergeNullable = (schema: Json): Json => {
+  const anyOf = schema.anyOf;
+  if (!Array.isArray(anyOf) || anyOf.length !== 2) return schema;
+  const nullAt = anyOf.findIndex(
+    (s) => isObject(s) && s.type === 'null' && Object.keys(s).length === 1,
+  );
+  if (nullAt < 0) return schema;
+  const other = anyOf[1 - nullAt] as unknown;
+  if (!isObject(other) || typeof other.type !== 'string') return schema;
+  const { anyOf: _dropped, ...rest } = schema;
+  const merged: Json = { ...other, ...rest, type: [other.type, 'null'] };
+  // an enum must list null too, or null would fail it
+  if (Array.isArray(other.enum)) merged.enum = [...(other.enum as unknown[]), null];
+  if ('const' in other) return schema;
+  return merged;
+};
+
+const isEmpty = (v: unknown) => isObject(v) && Object.keys(v).length === 0;
+
+/** Whether a keyword says nothing a client needs (see above). */
+const dropped = (key: string, v: unknown, output: boolean): boolean =>
+  key === '$schema' ||
+  (key === 'minimum' && v === -SAFE) ||
+  (key === 'maximum' && v === SAFE) ||
+  (key === 'propertyNames' && isObject(v) && v.type === 'string' && Object.keys(v).length === 1) ||
+  (key === 'additionalProperties' && (isEmpty(v) || (output && v === false))) ||
+  (output && key === 'description' && typeof v === 'string');
+
+export const compactSchema = (value: unknown, options: { output?: boolean } = {}): unknown => {
+  const output = options.output ?? false;
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (!isObject(node)) return node;
+    const out: Json = {};
+    for (const [key, v] of Object.entries(node)) {
+      if (dropped(key, v, output)) continue;
+      // property names are names, not schemas: only their values are walked
+      out[key] =
+        key === 'properties' && isObject(v)
+          ? Object.fromEntries(Object.entries(v).map(([k, p]) => [k, walk(p)]))
+          : walk(v);
+    }
+    return mergeNullable(out);
+  };
+  return walk(value);
+};
