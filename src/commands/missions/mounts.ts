@@ -22,6 +22,7 @@ export type Mount = {
   device_id: string;
   local_path: string;
   root_hash: string;
+  implicit: boolean;
 };
 export type MountTable = {
   /** project → device → mount */
@@ -36,8 +37,11 @@ export type BindProject = {
   data: Mount & { owner_ack: boolean; reason: string };
 };
 
+/** The id of a project known only by its directory: derived from the canonical root. */
+export const implicitProjectId = (rootHash: string): string => `dir-${rootHash.slice(0, 24)}`;
+
 const decide = ({ data }: BindProject, table: MountTable): MountEvent[] => {
-  if (data.owner_ack !== true || data.reason.trim() === '')
+  if (!data.implicit && (data.owner_ack !== true || data.reason.trim() === ''))
     throw missionsError(
       'owner_gate_required',
       'binding a project needs owner_ack=true and a reason',
@@ -47,7 +51,8 @@ const decide = ({ data }: BindProject, table: MountTable): MountEvent[] => {
       },
     );
   const holder = table.roots[data.root_hash];
-  if (holder && (holder.project_id !== data.project_id || holder.device_id !== data.device_id))
+  const same = holder?.project_id === data.project_id && holder.device_id === data.device_id;
+  if (holder && !same && !holder.implicit)
     throw missionsError(
       'invalid_args',
       'this directory is already the mount of another project or device',
@@ -55,19 +60,26 @@ const decide = ({ data }: BindProject, table: MountTable): MountEvent[] => {
         bound_to: { project_id: holder.project_id, device_id: holder.device_id },
       },
     );
-  if (holder) return [];
+  if (holder && (same || data.implicit)) return [];
   const { owner_ack: _ack, ...mount } = data;
   return [{ type: 'mission_project.mounted', data: mount }];
 };
 
 const evolve = (table: MountTable, { data }: MountEvent): MountTable => {
   const { reason: _r, ...mount } = data;
-  const previous = table.projects[mount.project_id]?.[mount.device_id];
+  const projects = { ...table.projects };
   const roots = { ...table.roots };
+  // the project's old mount on this device, and an implicit project this root leaves
+  const previous = projects[mount.project_id]?.[mount.device_id];
   if (previous) delete roots[previous.root_hash];
+  const holder = roots[mount.root_hash];
+  if (holder) {
+    const { [holder.device_id]: _gone, ...rest } = projects[holder.project_id] ?? {};
+    projects[holder.project_id] = rest;
+  }
   roots[mount.root_hash] = mount;
-  const devices = { ...table.projects[mount.project_id], [mount.device_id]: mount };
-  return { projects: { ...table.projects, [mount.project_id]: devices }, roots };
+  projects[mount.project_id] = { ...projects[mount.project_id], [mount.device_id]: mount };
+  return { projects, roots };
 };
 
 export const mountDecider: Decider<MountTable, BindProject, MountEvent> = {

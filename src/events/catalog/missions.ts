@@ -136,6 +136,8 @@ export const ProjectMounted = defineEvent(
     device_id: z.string(),
     local_path: z.string(),
     root_hash: z.string(),
+    /** a directory used by path before any bind: any bind may claim it */
+    implicit: z.boolean(),
     reason: z.string(),
   }),
 );
