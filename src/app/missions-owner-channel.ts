@@ -23,7 +23,6 @@ export type PendingCode = {
   challenge_id: string;
   project_id: string;
   operation: string;
-  fingerprint: string;
   expires_at: string;
   change: unknown;
 };
@@ -35,6 +34,19 @@ const inside = (parent: string, child: string) => {
 
 const newCode = (): string =>
   Array.from({ length: 8 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
+
+/** Codes not yet expired, newest first: what `intentlog owner code` shows. */
+export const pendingCodes = async (ownerDir: string, now: string): Promise<PendingCode[]> => {
+  const names = await readdir(ownerDir).catch(() => [] as string[]);
+  const codes = await Promise.all(
+    names
+      .filter((n) => n.endsWith('.json'))
+      .map(async (n) => JSON.parse(await readFile(join(ownerDir, n), 'utf8')) as PendingCode),
+  );
+  return codes
+    .filter((c) => c.expires_at > now)
+    .sort((a, b) => b.expires_at.localeCompare(a.expires_at));
+};
 
 export const ownerChannel = (ownerDir: string, dataDir: string) => {
   const ready = async () => {
@@ -90,18 +102,7 @@ export const ownerChannel = (ownerDir: string, dataDir: string) => {
     },
     /** Removes a delivered code that no challenge uses (or one that is spent). */
     discard: (challengeId: string) => rm(file(challengeId), { force: true }),
-    /** Codes not yet expired, newest first: what `intentlog owner code` shows. */
-    async pending(now: string): Promise<PendingCode[]> {
-      const names = await readdir(ownerDir).catch(() => [] as string[]);
-      const codes = await Promise.all(
-        names
-          .filter((n) => n.endsWith('.json'))
-          .map(async (n) => JSON.parse(await readFile(join(ownerDir, n), 'utf8')) as PendingCode),
-      );
-      return codes
-        .filter((c) => c.expires_at > now)
-        .sort((a, b) => b.expires_at.localeCompare(a.expires_at));
-    },
+    pending: (now: string) => pendingCodes(ownerDir, now),
   };
 };
 

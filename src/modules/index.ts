@@ -3,13 +3,20 @@ import { projectModule } from '../app/project-module.js';
 import type { Registry } from './define.js';
 import { governanceModule } from './governance.js';
 import { intentModule } from './intent.js';
+import { missionsModule } from './missions.js';
 import { systemModule } from './system.js';
 import { webModule } from './web.js';
 
 export { defineModule, type Module, type Registry } from './define.js';
 
 /** Every context this build serves. Add a context here: one line. */
-export const modules: Registry = [systemModule, governanceModule, webModule, intentModule];
+export const modules: Registry = [
+  systemModule,
+  governanceModule,
+  webModule,
+  intentModule,
+  missionsModule,
+];
 
 /** The app with every registered module (what the CLI and the tests open). */
 export const openIntentlog = (options: Omit<AppOptions, 'modules'> & { modules?: Registry } = {}) =>

@@ -1,5 +1,5 @@
 import type { ContractBody, EvidenceItem, LaneStatus } from '../../events/catalog/missions.js';
-import type { DeskEvent } from './desk-events.js';
+import type { DeskEvent, DeskEventOf } from './desk-events.js';
 
 /**
  * The state of one project's missions desk, folded from its one stream. Every invariant two
@@ -47,6 +47,8 @@ export type Challenge = {
   status: 'pending' | 'consumed' | 'cancelled';
 };
 
+export type Checkpoint = Omit<DeskEventOf<'mission_checkpoint.recorded'>['data'], 'project_id'>;
+
 export type Desk = {
   project_id: string;
   missions: Record<string, Mission>;
@@ -57,7 +59,7 @@ export type Desk = {
   inbox: { item_id: string; text: string; tags: string[]; source: string | null }[];
   parked: { item_id: string; mission_id: string; idea: string; rationale: string }[];
   intakes: Record<string, { raw: string; distilled: boolean }>;
-  checkpoints: { checkpoint_id: string; note: string | null; recorded_at: string }[];
+  checkpoints: Checkpoint[];
   proposal: { content: string; content_hash: string } | null;
   next_step: { content: string; content_hash: string; accepted_at: string } | null;
   /** by fingerprint of the change they guard */
@@ -229,8 +231,8 @@ const evolveDay = (desk: Desk, event: DeskEvent): Desk => {
       };
     }
     case 'mission_checkpoint.recorded': {
-      const { checkpoint_id, note, recorded_at } = event.data;
-      return { ...desk, checkpoints: [...desk.checkpoints, { checkpoint_id, note, recorded_at }] };
+      const { project_id: _p, ...checkpoint } = event.data;
+      return { ...desk, checkpoints: [...desk.checkpoints, checkpoint] };
     }
     case 'day.stopped':
       return {

@@ -1,4 +1,4 @@
-import { DomainError, type ErrorCode } from '../errors.js';
+import { domainError, type DomainError } from '../errors.js';
 
 /** The missions contract's own error codes (contracts/missions.md, NOTES.md). */
 export type MissionsErrorCode =
@@ -26,7 +26,4 @@ export const missionsError = (
   code: MissionsErrorCode,
   message: string,
   details: Record<string, unknown> = {},
-): DomainError =>
-  // the kernel's DomainError takes any stable string code (kernel issue 13); until its type
-  // widens, the contract's codes pass through this one cast
-  new DomainError(code as unknown as ErrorCode, message, details);
+): DomainError => domainError(code, message, details);
