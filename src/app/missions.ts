@@ -148,17 +148,17 @@ export const missionsCore = (app: App, config: MissionsConfig) => {
             },
           }
         : {}),
-      respond: (state, events) => ({
-        refusal: gateRefusal(state, events),
-        value: respond(state, events),
-        events,
-      }),
+      respond: (state, events) => {
+        // a held gate wrote its own events and answers an error: there is no result to shape
+        const refusal = gateRefusal(state, events);
+        return { refusal, value: refusal ? undefined : respond(state, events), events };
+      },
     });
-    const { refusal, value, events } = outcome.result;
+    const { refusal, events } = outcome.result;
     if (events?.length) await refreshArtifacts(project);
     await settleCodes(events ?? []);
     if (refusal) throw refusal;
-    return { value, position: outcome.position, replayed: outcome.replayed };
+    return { value: outcome.result.value as R, position: outcome.position, replayed: outcome.replayed };
   };
 
   /** A spent or cancelled code is removed from the owner channel. */

@@ -40,7 +40,8 @@ export type Envelope = {
  */
 export const withMissions = async <T>(
   body: (w: MissionsWorld) => Promise<T>,
-  options: { store?: string; gateMode?: 'nonce' | 'ack_legacy'; root?: string } = {},
+  /** store: `memory` (default) or `level` (the log outlives the app); root: reuse a world's dirs */
+  options: { store?: 'memory' | 'level'; gateMode?: 'nonce' | 'ack_legacy'; root?: string } = {},
 ): Promise<T> => {
   const root = options.root ?? (await mkdtemp(join(tmpdir(), 'intentlog-missions-')));
   const dirs = {
