@@ -158,7 +158,11 @@ export const missionsCore = (app: App, config: MissionsConfig) => {
     if (events?.length) await refreshArtifacts(project);
     await settleCodes(events ?? []);
     if (refusal) throw refusal;
-    return { value: outcome.result.value as R, position: outcome.position, replayed: outcome.replayed };
+    return {
+      value: outcome.result.value as R,
+      position: outcome.position,
+      replayed: outcome.replayed,
+    };
   };
 
   /** A spent or cancelled code is removed from the owner channel. */
