@@ -1,12 +1,11 @@
 import { stat } from 'node:fs/promises';
-import { classifyActivity, sessionDecider, sessionStream } from '../commands/missions/activity.js';
+import { decideCheck, sessionStream } from '../commands/missions/activity.js';
 import type { ContractChanges } from '../commands/missions/contract.js';
 import { missingCriteria, activeMission } from '../commands/missions/decide-mission.js';
 import { validLease } from '../commands/missions/decide-lease.js';
 import { liveLeases, type Desk } from '../commands/missions/desk-state.js';
 import type { DeskEvent } from '../commands/missions/desk-events.js';
 import { missionsError } from '../commands/missions/errors.js';
-import { runCommand } from '../commands/handler.js';
 import type { Principal } from '../commands/principal.js';
 import type { ContractBody, EvidenceItem } from '../events/catalog/missions.js';
 import { newId } from '../events/ids.js';
@@ -176,21 +175,19 @@ export const missionOps = (core: MissionsCore) => {
       activity_kind: args.activity_kind ?? null,
       declares_blocker: args.declares_blocker ?? false,
     };
-    // the audit record goes to the session's own stream: checks never contend with each other
-    const outcome = await runCommand(core.log, {
-      decider: sessionDecider,
-      stream: sessionStream(project.project_id, lease.session_id),
-      command: {
-        type: 'CheckActivity',
-        data: { ...activity, project_id: project.project_id, lease, contract, now },
-      },
-      meta: core.meta(principal),
-      respond: (_count, events) => events[0]!.data,
-    });
-    const { classification, required_action, reasons } = outcome.result;
+    // The audit record goes to the session's own stream, appended without loading it: no
+    // invariant lives there (the lease was checked on the desk), and checks never contend.
+    const command = {
+      type: 'CheckActivity' as const,
+      data: { ...activity, project_id: project.project_id, lease, contract, now },
+    };
+    const events = decideCheck(command);
+    const stream = sessionStream(project.project_id, lease.session_id);
+    const appended = await core.log.appendToStream(stream, events, { meta: core.meta(principal) });
+    const { classification, required_action, reasons } = events[0]!.data;
     return {
       project,
-      position: outcome.position,
+      position: Number(appended.lastEventGlobalPosition),
       value: {
         session_id: lease.session_id,
         mission_id: lease.mission_id,
@@ -369,6 +366,5 @@ export const missionOps = (core: MissionsCore) => {
     recontract,
     closeMission,
     liveSessions,
-    classifyActivity,
   };
 };

@@ -1,4 +1,4 @@
-import { realpath, stat } from 'node:fs/promises';
+import { realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { missionsError } from '../commands/missions/errors.js';
 
@@ -6,6 +6,9 @@ import { missionsError } from '../commands/missions/errors.js';
  * Every path the missions surface touches is resolved against the project root and confined to
  * it: lexically (`..`, absolute paths elsewhere) and physically (the real path of the deepest
  * existing ancestor, so a symlink inside the project that points outside is refused too).
+ * The file-system calls are synchronous on purpose: a real path takes microseconds, while a
+ * promise hop through libuv's thread pool waits behind the log's fsyncs (milliseconds under load)
+ * on every activity check.
  */
 
 const within = (root: string, path: string): boolean => {
@@ -16,7 +19,7 @@ const within = (root: string, path: string): boolean => {
 /** The real path of `path`, or of its deepest existing ancestor joined with the rest. */
 const realOrAncestor = async (path: string): Promise<string> => {
   try {
-    return await realpath(path);
+    return realpathSync.native(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     const parent = dirname(path);
@@ -32,8 +35,8 @@ export const canonicalRoot = async (path: string): Promise<string> => {
       project_path: path,
     });
   try {
-    const real = await realpath(path);
-    if (!(await stat(real)).isDirectory()) throw new Error('not a directory');
+    const real = realpathSync.native(path);
+    if (!statSync(real).isDirectory()) throw new Error('not a directory');
     return real;
   } catch {
     throw missionsError('missing_project', 'project_path is not an existing directory', {

@@ -90,7 +90,8 @@ export type CheckActivity = {
 export const sessionStream = (projectId: string, sessionId: string): string =>
   streamName({ aggregateType: 'mission_session', projectId, aggregateId: sessionId });
 
-const decide = ({ data }: CheckActivity): ActivityEvent[] => {
+/** The audit record of one check (the session stream's decide). */
+export const decideCheck = ({ data }: CheckActivity): ActivityEvent[] => {
   const { classification, reasons } = classifyActivity(data.contract, data.lease, data);
   const checked = {
     project_id: data.project_id,
@@ -111,7 +112,7 @@ const decide = ({ data }: CheckActivity): ActivityEvent[] => {
 
 /** The session stream's state is only how many checks it holds: the desk holds the lease. */
 export const sessionDecider: Decider<number, CheckActivity, ActivityEvent> = {
-  decide,
+  decide: decideCheck,
   evolve: (count) => count + 1,
   initialState: () => 0,
 };
