@@ -41,7 +41,13 @@ export type Envelope = {
 export const withMissions = async <T>(
   body: (w: MissionsWorld) => Promise<T>,
   /** store: `memory` (default) or `level` (the log outlives the app); root: reuse a world's dirs */
-  options: { store?: 'memory' | 'level'; gateMode?: 'nonce' | 'ack_legacy'; root?: string } = {},
+  options: {
+    store?: 'memory' | 'level';
+    gateMode?: 'nonce' | 'ack_legacy';
+    root?: string;
+    /** where the fake clock starts (default 2026-12-01T10:00Z) */
+    start?: string;
+  } = {},
 ): Promise<T> => {
   const root = options.root ?? (await mkdtemp(join(tmpdir(), 'intentlog-missions-')));
   const dirs = {
@@ -51,7 +57,7 @@ export const withMissions = async <T>(
     outside: join(root, 'outside'),
   };
   for (const d of Object.values(dirs)) await mkdir(d, { recursive: true });
-  const clock = fakeClock();
+  const clock = fakeClock(options.start);
   const app = await openIntentlog({
     store: options.store ?? 'memory',
     dataDir: dirs.data,
