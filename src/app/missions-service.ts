@@ -3,6 +3,8 @@ import { missionsCore } from './missions.js';
 import { missionsConfigFromEnv, type MissionsConfig } from './missions-config.js';
 import { dayOps } from './missions-day.js';
 import { missionOps } from './missions-ops.js';
+import { closeOps } from './missions-close.js';
+import { queryOps } from './missions-queries.js';
 import { renderArtifacts, artifactDrift, type ArtifactDrift } from './missions-artifacts.js';
 import { perApp } from './per-app.js';
 
@@ -16,7 +18,7 @@ export const configureMissions = (app: App, config: Partial<MissionsConfig>): vo
 /** The missions services of one app: made on first use, from its configuration or the env. */
 export const missions = perApp((app) => {
   const core = missionsCore(app, configured.get(app) ?? missionsConfigFromEnv());
-  return { core, ...missionOps(core), ...dayOps(core) };
+  return { core, ...missionOps(core), ...closeOps(core), ...queryOps(core), ...dayOps(core) };
 });
 
 export type MissionsService = ReturnType<typeof missions>;
