@@ -3,6 +3,7 @@ import { projectModule } from '../app/project-module.js';
 import type { Registry } from './define.js';
 import { governanceModule } from './governance.js';
 import { intentModule } from './intent.js';
+import { missionsModule } from './missions.js';
 import { storymapModule } from './storymap.js';
 import { systemModule } from './system.js';
 import { webModule } from './web.js';
@@ -16,6 +17,7 @@ export const modules: Registry = [
   storymapModule,
   webModule,
   intentModule,
+  missionsModule,
 ];
 
 /** The app with every registered module (what the CLI and the tests open). */

@@ -1,0 +1,257 @@
+import { Id } from '../commands/ids.js';
+import { activeLanes, type Desk } from '../commands/missions/desk-state.js';
+import { missionsError } from '../commands/missions/errors.js';
+import type { Principal } from '../commands/principal.js';
+import { sha256Hex } from '../events/codec.js';
+import type { LaneStatus } from '../events/catalog/missions.js';
+import { newId } from '../events/ids.js';
+import type { GateArgs, MissionsCore, ProjectRef } from './missions.js';
+import { ARTIFACT_DIR } from './missions-artifacts.js';
+import { canonicalRoot } from './missions-paths.js';
+
+/** The day around missions: lanes, inbox, next steps, checkpoints, intake, stop, mounts. */
+export const dayOps = (core: MissionsCore) => {
+  const { run, runGated, resolve, now } = core;
+  const park = async (
+    ref: ProjectRef,
+    args: { text: string; tags?: string[] },
+    principal: Principal,
+  ) => {
+    const project = await resolve(ref, principal);
+    const item_id = newId('item');
+    const data = {
+      project_id: project.project_id,
+      now: now(),
+      item_id,
+      text: args.text,
+      tags: args.tags ?? [],
+    };
+    const out = await run(project, { type: 'Park', data }, principal, (s) => ({
+      item_id,
+      inbox_count: s.inbox.length,
+      active_lanes_changed: false as const,
+    }));
+    return { project, ...out };
+  };
+
+  const parkItem = async (
+    ref: ProjectRef,
+    args: {
+      idea: string;
+      origin_session_id: string;
+      trigger_event: string;
+      mission_id: string;
+      rationale: string;
+    },
+    principal: Principal,
+  ) => {
+    const project = await resolve(ref, principal);
+    const item_id = newId('item');
+    const data = { ...args, project_id: project.project_id, now: now(), item_id };
+    const out = await run(project, { type: 'ParkItem', data }, principal, () => ({
+      item_id,
+      execution_right: false as const,
+      contract_unchanged: true as const,
+    }));
+    return { project, ...out };
+  };
+
+  const setFocus = async (
+    ref: ProjectRef,
+    args: { focus_id: string; label?: string; status?: LaneStatus },
+    principal: Principal,
+  ) => {
+    const project = await resolve(ref, principal);
+    const data = {
+      project_id: project.project_id,
+      focus_id: args.focus_id,
+      label: args.label ?? null,
+      status: args.status ?? 'ACTIVE',
+    };
+    const out = await run(project, { type: 'SetFocus', data }, principal, (s: Desk) => ({
+      focus_id: s.focus_id,
+      active_lanes: activeLanes(s),
+      lanes: Object.values(s.lanes),
+    }));
+    return { project, ...out };
+  };
+
+  const proposeNextStep = async (ref: ProjectRef, content: string, principal: Principal) => {
+    const project = await resolve(ref, principal);
+    const out = await run(
+      project,
+      { type: 'ProposeNextStep', data: { project_id: project.project_id, now: now(), content } },
+      principal,
+      (s) => ({
+        file: `${ARTIFACT_DIR}/NEXT_STEP.proposed.md`,
+        content_hash: s.proposal!.content_hash,
+        canonical: false as const,
+      }),
+    );
+    return { project, ...out };
+  };
+
+  const acceptNextStep = async (
+    ref: ProjectRef,
+    args: GateArgs & { content?: string },
+    principal: Principal,
+  ) => {
+    const project = await resolve(ref, principal);
+    const content = args.content ?? null;
+    const change = { content_sha256: content === null ? null : sha256Hex(content) };
+    const out = await runGated(
+      project,
+      {
+        args,
+        operation: 'hai_accept_next_step',
+        change: { ...change, note: content ?? 'the current proposal' },
+      },
+      (gate) => ({
+        type: 'AcceptNextStep',
+        data: { project_id: project.project_id, now: now(), content, gate },
+      }),
+      principal,
+      (s) => ({
+        file: `${ARTIFACT_DIR}/NEXT_STEP.md`,
+        content: s.next_step!.content,
+        content_hash: s.next_step!.content_hash,
+      }),
+    );
+    return { project, ...out };
+  };
+
+  const checkpoint = async (ref: ProjectRef, note: string | undefined, principal: Principal) => {
+    const project = await resolve(ref, principal);
+    const checkpoint_id = newId('checkpoint');
+    const out = await run(
+      project,
+      {
+        type: 'Checkpoint',
+        data: { project_id: project.project_id, now: now(), checkpoint_id, note: note ?? null },
+      },
+      principal,
+      (s) => s.checkpoints.at(-1)!,
+    );
+    return { project, ...out };
+  };
+
+  const bindProject = async (
+    args: {
+      project_id: string;
+      device_id: string;
+      local_path: string;
+      owner_ack: boolean;
+      reason: string;
+    },
+    principal: Principal,
+  ) => {
+    if (!Id.safeParse(args.project_id).success)
+      throw missionsError(
+        'invalid_args',
+        'project_id uses letters, numbers, ".", "_", ":", "/" or "-"',
+      );
+    const root = await canonicalRoot(args.local_path);
+    const data = {
+      project_id: args.project_id,
+      device_id: args.device_id,
+      local_path: root,
+      root_hash: sha256Hex(root),
+      implicit: false,
+      owner_ack: args.owner_ack,
+      reason: args.reason,
+    };
+    const out = await core.bind({ type: 'BindProject', data }, principal);
+    const project = { project_id: args.project_id, root, device_id: args.device_id };
+    return {
+      project,
+      position: out.position,
+      value: {
+        project_id: args.project_id,
+        device_id: args.device_id,
+        local_path: root,
+        root_hash: data.root_hash,
+        mounts: Object.keys(out.result.projects[args.project_id] ?? {}),
+      },
+    };
+  };
+
+  const intake = async (ref: ProjectRef, raw: string, principal: Principal) => {
+    const project = await resolve(ref, principal);
+    const intake_id = newId('intake');
+    const out = await run(
+      project,
+      { type: 'Intake', data: { project_id: project.project_id, now: now(), intake_id, raw } },
+      principal,
+      () => ({ intake_id, actionable: false as const }),
+    );
+    return { project, ...out };
+  };
+
+  const distill = async (
+    ref: ProjectRef,
+    args: { intake_id: string; decision: string; next_step: string; parklist?: string[] },
+    principal: Principal,
+  ) => {
+    const project = await resolve(ref, principal);
+    const parklist = args.parklist ?? [];
+    const data = {
+      project_id: project.project_id,
+      now: now(),
+      intake_id: args.intake_id,
+      decision: args.decision,
+      next_step: args.next_step,
+      parklist,
+      item_ids: parklist.map(() => newId('item')),
+    };
+    const out = await run(project, { type: 'Distill', data }, principal, () => ({
+      intake_id: args.intake_id,
+      decision: args.decision,
+      next_step: args.next_step,
+      parked_item_ids: data.item_ids,
+    }));
+    return { project, ...out };
+  };
+
+  const stop = async (
+    ref: ProjectRef,
+    args: {
+      day: string;
+      loop_closed: boolean;
+      clearer: string;
+      agency_gained: string;
+      manual_practice?: string[];
+    },
+    principal: Principal,
+  ) => {
+    const project = await resolve(ref, principal);
+    const data = {
+      ...args,
+      project_id: project.project_id,
+      now: now(),
+      manual_practice: args.manual_practice ?? [],
+    };
+    const out = await run(project, { type: 'Stop', data }, principal, (_s, events) => {
+      const revoked = events.find((e) => e.type === 'lease.revoked');
+      return {
+        day: args.day,
+        revoked_sessions: revoked?.type === 'lease.revoked' ? revoked.data.session_ids : [],
+        missions_closed: false as const,
+        next_mission_planned: false as const,
+      };
+    });
+    return { project, ...out };
+  };
+
+  return {
+    park,
+    parkItem,
+    setFocus,
+    proposeNextStep,
+    acceptNextStep,
+    checkpoint,
+    bindProject,
+    intake,
+    distill,
+    stop,
+  };
+};

@@ -1,0 +1,109 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import { chmod, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join, relative, resolve, isAbsolute } from 'node:path';
+import { missionsError } from '../commands/missions/errors.js';
+import {
+  CODE_ALPHABET,
+  hashOwnerCode,
+  type FreshChallenge,
+} from '../commands/missions/owner-gate.js';
+
+/**
+ * The owner channel: a one-time code goes to a mode-0600 file in an owner directory outside the
+ * data home, where the person at the keyboard reads it (`intentlog owner code`). The log keeps
+ * only a salted hash. This is as strong as the file-system boundary between agent and owner.
+ */
+
+export const defaultOwnerDir = (): string =>
+  process.env.INTENTLOG_OWNER_DIR ?? join(homedir(), '.intentlog-owner');
+
+export type PendingCode = {
+  code: string;
+  challenge_id: string;
+  project_id: string;
+  operation: string;
+  expires_at: string;
+  change: unknown;
+};
+
+const inside = (parent: string, child: string) => {
+  const rel = relative(resolve(parent), resolve(child));
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+};
+
+const newCode = (): string =>
+  Array.from({ length: 8 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
+
+/** Codes not yet expired, newest first: what `intentlog owner code` shows. */
+export const pendingCodes = async (ownerDir: string, now: string): Promise<PendingCode[]> => {
+  const names = await readdir(ownerDir).catch(() => [] as string[]);
+  const codes = await Promise.all(
+    names
+      .filter((n) => n.endsWith('.json'))
+      .map(async (n) => JSON.parse(await readFile(join(ownerDir, n), 'utf8')) as PendingCode),
+  );
+  return codes
+    .filter((c) => c.expires_at > now)
+    .sort((a, b) => b.expires_at.localeCompare(a.expires_at));
+};
+
+export const ownerChannel = (ownerDir: string, dataDir: string) => {
+  const ready = async () => {
+    if (inside(dataDir, ownerDir) || inside(ownerDir, dataDir))
+      throw missionsError(
+        'owner_channel_unavailable',
+        'the owner directory must be outside the data home',
+        { owner_dir: ownerDir },
+      );
+    try {
+      await mkdir(ownerDir, { recursive: true, mode: 0o700 });
+      await chmod(ownerDir, 0o700);
+    } catch {
+      throw missionsError('owner_channel_unavailable', 'the owner directory cannot be written', {
+        owner_dir: ownerDir,
+      });
+    }
+  };
+  const file = (challengeId: string) => join(ownerDir, `${challengeId}.json`);
+  return {
+    name: 'file',
+    /** A fresh code delivered to the owner; the decider gets only its salted hash. */
+    async deliver(
+      challenge: Omit<FreshChallenge, 'code_salt' | 'code_hash' | 'channel'>,
+      about: Omit<PendingCode, 'code' | 'challenge_id' | 'expires_at'>,
+    ): Promise<FreshChallenge> {
+      await ready();
+      const code = newCode();
+      const code_salt = randomBytes(16).toString('hex');
+      const pending: PendingCode = {
+        code: `${code.slice(0, 4)}-${code.slice(4)}`,
+        ...challenge,
+        ...about,
+      };
+      try {
+        await writeFile(file(challenge.challenge_id), `${JSON.stringify(pending, null, 2)}\n`, {
+          mode: 0o600,
+          flag: 'wx',
+        });
+      } catch {
+        throw missionsError(
+          'owner_channel_unavailable',
+          'the code could not be delivered to the owner',
+          { owner_dir: ownerDir },
+        );
+      }
+      return {
+        ...challenge,
+        code_salt,
+        code_hash: hashOwnerCode(code_salt, code),
+        channel: 'file',
+      };
+    },
+    /** Removes a delivered code that no challenge uses (or one that is spent). */
+    discard: (challengeId: string) => rm(file(challengeId), { force: true }),
+    pending: (now: string) => pendingCodes(ownerDir, now),
+  };
+};
+
+export type OwnerChannel = ReturnType<typeof ownerChannel>;

@@ -1,0 +1,71 @@
+import { realpathSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { missionsError } from '../commands/missions/errors.js';
+
+/**
+ * Every path the missions surface touches is resolved against the project root and confined to
+ * it: lexically (`..`, absolute paths elsewhere) and physically (the real path of the deepest
+ * existing ancestor, so a symlink inside the project that points outside is refused too).
+ * The file-system calls are synchronous on purpose: a real path takes microseconds, while a
+ * promise hop through libuv's thread pool waits behind the log's fsyncs (milliseconds under load)
+ * on every activity check.
+ */
+
+const within = (root: string, path: string): boolean => {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+};
+
+/** The real path of `path`, or of its deepest existing ancestor joined with the rest. */
+const realOrAncestor = async (path: string): Promise<string> => {
+  try {
+    return realpathSync.native(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    const parent = dirname(path);
+    if (parent === path) return path;
+    return resolve(await realOrAncestor(parent), relative(parent, path));
+  }
+};
+
+/** A project root as the log keys it: absolute, real (symlinks resolved), an existing directory. */
+export const canonicalRoot = async (path: string): Promise<string> => {
+  if (!isAbsolute(path))
+    throw missionsError('invalid_args', 'project_path must be an absolute path', {
+      project_path: path,
+    });
+  try {
+    const real = realpathSync.native(path);
+    if (!statSync(real).isDirectory()) throw new Error('not a directory');
+    return real;
+  } catch {
+    throw missionsError('missing_project', 'project_path is not an existing directory', {
+      project_path: path,
+    });
+  }
+};
+
+export type Confined = { path: string; relative: string; inside_root: boolean };
+
+/** Where `path` (relative to the root, or absolute) really lands, and whether that is inside. */
+export const locate = async (root: string, path: string): Promise<Confined> => {
+  const absolute = resolve(root, path);
+  const relativePath = relative(root, absolute).split(sep).join('/');
+  if (!within(root, absolute)) return { path, relative: relativePath, inside_root: false };
+  return {
+    path,
+    relative: relativePath,
+    inside_root: within(root, await realOrAncestor(absolute)),
+  };
+};
+
+/** `locate`, refusing with `path_outside_root` what lands outside. */
+export const confine = async (root: string, path: string): Promise<Confined> => {
+  const located = await locate(root, path);
+  if (!located.inside_root)
+    throw missionsError('path_outside_root', 'the path resolves outside the project root', {
+      path,
+      root,
+    });
+  return located;
+};

@@ -1,0 +1,40 @@
+import { Command, Option } from 'commander';
+import { defaultOwnerDir, pendingCodes } from '../../app/missions-owner-channel.js';
+import { action, out } from '../options.js';
+
+/**
+ * `intentlog owner code`: shows the person at the keyboard the pending one-time codes of the
+ * missions owner gate, with what each approves. It reads only the owner directory, never the
+ * log, and an agent confined away from that directory cannot run it usefully.
+ */
+export const ownerCommand = (): Command => {
+  const owner = new Command('owner').description('the owner side of the missions owner gate');
+  owner
+    .command('code')
+    .description('print the pending owner codes and the change each one approves')
+    .addOption(
+      new Option('--owner-dir <dir>', 'owner directory (default: ~/.intentlog-owner)').env(
+        'INTENTLOG_OWNER_DIR',
+      ),
+    )
+    .option('--json', 'print JSON lines')
+    .action(
+      action(async (flags: { ownerDir?: string; json?: boolean }) => {
+        const codes = await pendingCodes(
+          flags.ownerDir ?? defaultOwnerDir(),
+          new Date().toISOString(),
+        );
+        if (flags.json) {
+          for (const c of codes) await out(`${JSON.stringify(c)}\n`);
+          return;
+        }
+        if (codes.length === 0) return out('no pending owner code\n');
+        for (const c of codes)
+          await out(
+            `${c.code}  ${c.operation} in ${c.project_id} (challenge ${c.challenge_id}, expires ${c.expires_at})\n` +
+              `  approves: ${JSON.stringify(c.change)}\n`,
+          );
+      }),
+    );
+  return owner;
+};

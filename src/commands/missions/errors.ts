@@ -1,0 +1,29 @@
+import { domainError, type DomainError } from '../errors.js';
+
+/** The missions contract's own error codes (contracts/missions.md, NOTES.md). */
+export type MissionsErrorCode =
+  | 'path_outside_root'
+  | 'missing_project'
+  | 'max_active_lanes'
+  | 'owner_gate_required'
+  | 'no_proposal'
+  | 'invalid_args'
+  | 'active_mission_exists'
+  | 'mission_not_active'
+  | 'contract_version_mismatch'
+  | 'lease_expired'
+  | 'lease_revoked'
+  | 'review_required'
+  | 'parallel_session_denied'
+  | 'device_mount_required'
+  | 'invalid_owner_code'
+  | 'no_pending_challenge'
+  | 'malformed_owner_code'
+  | 'owner_channel_unavailable';
+
+/** A refusal in the contract's words: nothing is written, the caller branches on `code`. */
+export const missionsError = (
+  code: MissionsErrorCode,
+  message: string,
+  details: Record<string, unknown> = {},
+): DomainError => domainError(code, message, details);

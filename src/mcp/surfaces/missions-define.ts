@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { Id } from '../../commands/ids.js';
+import type { Principal } from '../../commands/principal.js';
+import { missions, type MissionsService } from '../../app/missions-service.js';
+import { Annotations, defineTool, type AnyTool, type ToolAnnotations } from '../tool.js';
+
+/**
+ * One row of the missions surface: strict input, an output schema, a run against the missions
+ * service. Every answer names the project it resolved (`project_id` in the envelope).
+ */
+
+export const text = (max: number, what: string) => z.string().min(1).max(max).describe(what);
+export const optionalText = (max: number, what: string) =>
+  z.string().max(max).optional().describe(what);
+
+/** How a call names its project; one of the two is required where a project is needed. */
+export const projectRef = {
+  project_path: z
+    .string()
+    .min(1)
+    .max(4096)
+    .optional()
+    .describe('absolute path of the project directory on this device'),
+  project_id: Id.optional().describe('a logical project bound with hai_bind_project'),
+  device_id: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .describe('this device’s id in the mount table (default: this host)'),
+};
+
+export const gateArgs = {
+  owner_code: z
+    .string()
+    .max(64)
+    .optional()
+    .describe('the one-time code the owner read (nonce gate); omit on the first call'),
+  owner_ack: z.boolean().optional().describe('ack_legacy gate only: the owner acknowledged'),
+  reason: optionalText(2000, 'why (required by the ack_legacy gate; recorded)'),
+};
+
+export const MissionId = Id.describe('the mission id hai_open_mission returned');
+export const SessionId = Id.describe('the session id hai_authorize_session returned');
+export const ContractVersion = z
+  .number()
+  .int()
+  .positive()
+  .describe('the contract version you act on');
+
+type Outcome<R> = {
+  project: { project_id: string } | null;
+  value: R;
+  position?: number | undefined;
+  replayed?: boolean;
+};
+
+export type Kind = 'query' | 'change' | 'overwrite';
+const annotations: Record<Kind, ToolAnnotations> = {
+  query: Annotations.query,
+  change: Annotations.mutation({ destructive: false, idempotent: false }),
+  overwrite: Annotations.mutation({ destructive: true, idempotent: false }),
+};
+
+export const missionTool = <A extends z.ZodRawShape, O extends z.ZodType>(spec: {
+  name: string;
+  title: string;
+  description: string;
+  args: A;
+  output: O;
+  kind: Kind;
+  tier?: 'core' | 'all';
+  run: (
+    service: MissionsService,
+    args: z.output<z.ZodObject<A>>,
+    who: Principal,
+  ) => Promise<Outcome<z.input<O>>>;
+  summary: (result: z.input<O>) => string;
+}): AnyTool =>
+  defineTool({
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    input: z.strictObject(spec.args),
+    output: spec.output,
+    annotations: annotations[spec.kind],
+    tier: spec.tier ?? 'all',
+    async run(args, { app, principal }) {
+      const out = await spec.run(missions(app), args as z.output<z.ZodObject<A>>, principal);
+      return {
+        result: out.value,
+        project_id: out.project?.project_id ?? null,
+        summary: spec.summary(out.value),
+        ...(out.position ? { position: out.position } : {}),
+        ...(out.replayed !== undefined ? { replayed: out.replayed } : {}),
+      };
+    },
+  });

@@ -1,0 +1,38 @@
+import type { Surface } from '../tool.js';
+import { dailyTools, deskTools } from './missions-desk-tools.js';
+import {
+  checkActivityTool,
+  missionStartTool,
+  missionTools,
+  proofTool,
+} from './missions-mission-tools.js';
+
+/**
+ * The missions surface (contracts/missions.md): the 18 tools of the gate matrix and the six
+ * daily-loop tools. Errors carry the contract's codes; argument errors are `invalid_args`.
+ */
+export const missionsSurface: Surface = {
+  name: 'missions',
+  title: 'intentlog missions',
+  instructions:
+    'Missions with finite contracts. Open one mission per project (hai_open_mission or ' +
+    'hai_mission_start), take a session lease (hai_authorize_session), check each step ' +
+    '(hai_check_activity) and do what required_action says, close with evidence (hai_proof). ' +
+    'Owner-gated calls answer owner_gate_required first: ask the owner for the code.',
+  tiers: ['all'],
+  defaultTier: 'all',
+  errorCodes: { invalid_argument: 'invalid_args' },
+  tools: [
+    ...deskTools,
+    ...missionTools,
+    ...dailyTools.slice(0, 2),
+    missionStartTool(),
+    checkActivityTool(
+      'hai_drift_check',
+      'Drift check',
+      'The daily loop’s name for hai_check_activity: the same classification and required action.',
+    ),
+    proofTool(),
+    ...dailyTools.slice(2),
+  ],
+};

@@ -1,0 +1,106 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/client';
+import type { App } from '../../src/app/app.js';
+import { configureMissions } from '../../src/app/missions-service.js';
+import { pendingCodes } from '../../src/app/missions-owner-channel.js';
+import { resolveSurfaces } from '../../src/mcp/surfaces/index.js';
+import { modules, openIntentlog, surfacesOf } from '../../src/modules/index.js';
+import { connect } from '../mcp/harness.js';
+
+/** A fake clock the test moves by hand. */
+export const fakeClock = (start = '2026-12-01T10:00:00.000Z') => {
+  let now = Date.parse(start);
+  return { clock: () => new Date(now), advance: (seconds: number) => (now += seconds * 1000) };
+};
+
+export type MissionsWorld = {
+  app: App;
+  client: Client;
+  dirs: { data: string; owner: string; project: string; outside: string };
+  clock: ReturnType<typeof fakeClock>;
+  /** calls a tool and returns its envelope (structuredContent) */
+  call(name: string, args: Record<string, unknown>): Promise<Envelope>;
+  /** the code the owner reads for the newest pending challenge */
+  ownerCode(): Promise<string>;
+};
+
+export type Envelope = {
+  ok: boolean;
+  project_id: string | null;
+  result?: Record<string, unknown> & { [k: string]: unknown };
+  error?: { code: string; message: string; details: Record<string, unknown> };
+};
+
+/**
+ * A missions world: a data home, an owner directory outside it, a project directory, a fake
+ * clock, and a real MCP client of the missions surface. `store`: memory unless a test needs
+ * the log to outlive the app.
+ */
+export const withMissions = async <T>(
+  body: (w: MissionsWorld) => Promise<T>,
+  /** store: `memory` (default) or `level` (the log outlives the app); root: reuse a world's dirs */
+  options: {
+    store?: 'memory' | 'level';
+    gateMode?: 'nonce' | 'ack_legacy';
+    root?: string;
+    /** where the fake clock starts (default 2026-12-01T10:00Z) */
+    start?: string;
+  } = {},
+): Promise<T> => {
+  const root = options.root ?? (await mkdtemp(join(tmpdir(), 'intentlog-missions-')));
+  const dirs = {
+    data: join(root, 'home'),
+    owner: join(root, 'owner'),
+    project: join(root, 'project'),
+    outside: join(root, 'outside'),
+  };
+  for (const d of Object.values(dirs)) await mkdir(d, { recursive: true });
+  const clock = fakeClock(options.start);
+  const app = await openIntentlog({
+    store: options.store ?? 'memory',
+    dataDir: dirs.data,
+    clock: clock.clock,
+  });
+  configureMissions(app, {
+    ownerDir: dirs.owner,
+    gateMode: options.gateMode ?? 'nonce',
+    codeTtlSeconds: 600,
+    deviceId: 'laptop',
+    warnings: [],
+  });
+  const client = await connect(app, resolveSurfaces(surfacesOf(modules), 'missions'));
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args })).structuredContent as Envelope;
+  const ownerCode = async () => {
+    const [newest] = await pendingCodes(dirs.owner, clock.clock().toISOString());
+    if (!newest) throw new Error('no pending owner code');
+    return newest.code;
+  };
+  try {
+    return await body({ app, client, dirs, clock, call, ownerCode });
+  } finally {
+    await client.close();
+    await app.close();
+    if (!options.root) await rm(root, { recursive: true, force: true });
+  }
+};
+
+export const contractArgs = (project: string, extra: Record<string, unknown> = {}) => ({
+  objective: 'Ship the CSV export of the weekly report',
+  artifact: 'src/export/csv.ts',
+  done_criteria: [
+    { id: 'C1', description: 'export writes a valid CSV file' },
+    { id: 'C2', description: 'tests cover empty weeks' },
+  ],
+  owner: 'sam',
+  non_goals: ['pdf export'],
+  constraints: {
+    project_path: project,
+    allowed_paths: ['src/export', 'test'],
+    capabilities: ['commit'],
+    max_parallel_sessions: 2,
+  },
+  ...extra,
+});
