@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { openApp, type App } from '../app/app.js';
-import { isDomainError } from '../commands/errors.js';
+import { invalidArgument, isDomainError } from '../commands/errors.js';
+import { idProblem } from '../commands/ids.js';
 import { registry } from './registry.js';
 
 /** The options every command that opens the data takes. */
@@ -42,10 +43,31 @@ export const withApp = async <T>(flags: AppFlags, body: (app: App) => Promise<T>
 /** Diagnostics and progress go to stderr: stdout carries only the command's output. */
 export const note = (message: string): void => void process.stderr.write(`${message}\n`);
 
-const describeError = (error: unknown): string => {
+const describeOne = (error: unknown): string => {
   if (isDomainError(error)) return `${error.code}: ${error.message}`;
-  return error instanceof Error ? error.message : String(error);
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && !error.message.includes(code)
+    ? `${error.message} (${code})`
+    : error.message;
 };
+
+/**
+ * The error and every `cause` under it, one per line: "Database failed to open" alone does not
+ * say whether the disk is full, the data dir read-only or its MANIFEST missing; the causes do.
+ */
+export const describeError = (error: unknown): string => {
+  const lines = [describeOne(error)];
+  const seen = new Set<unknown>([error]);
+  for (let at = causeOf(error); at !== undefined && !seen.has(at); at = causeOf(at)) {
+    seen.add(at);
+    lines.push(`  caused by: ${describeOne(at)}`);
+  }
+  return lines.join('\n');
+};
+
+const causeOf = (error: unknown): unknown =>
+  error instanceof Error ? (error as { cause?: unknown }).cause : undefined;
 
 /**
  * Wraps a command action: a failure becomes one line on stderr and exit code 1 (commander
@@ -74,4 +96,11 @@ export const position = (value: string): number => {
   const n = Number(value);
   if (!Number.isSafeInteger(n) || n < 0) throw new TypeError(`not a position: ${value}`);
   return n;
+};
+
+/** An id given on the command line (`--actor`), held to the one id rule. */
+export const cliId = (what: string, value: string): string => {
+  const problem = idProblem(value);
+  if (problem) throw invalidArgument(`not ${what}: ${problem}`);
+  return value;
 };

@@ -1,8 +1,9 @@
-import { mkdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Catalog } from './catalog/catalog.js';
 import { openClassicLevel, type LevelDb } from './level/level-db.js';
 import { levelEventLog } from './level/level-event-log.js';
+import { prepareDataDir } from './open-data-dir.js';
 import { isPostgresUrl } from './postgres/connection.js';
 import type { TransferableLog } from './record-import.js';
 
@@ -35,7 +36,7 @@ const openLevelAlone = async (
   const location = join(dataDir, 'log');
   if (!create && !(await exists(location)))
     throw new Error(`${dataDir} holds no intentlog log (no ${location})`);
-  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await prepareDataDir(dataDir);
   let db: LevelDb;
   try {
     db = await openClassicLevel(location);

@@ -1,8 +1,8 @@
-import { mkdir } from 'node:fs/promises';
 import type { Catalog } from './catalog/catalog.js';
 import type { EventLog } from './event-log.js';
 import { openMemoryLevel } from './level/level-db.js';
 import { levelEventLog } from './level/level-event-log.js';
+import { prepareDataDir } from './open-data-dir.js';
 import { isPostgresUrl } from './postgres/connection.js';
 import { levelElection } from './remote/level-election.js';
 import { startWriter } from './remote/route.js';
@@ -66,6 +66,6 @@ export const openEventLog = async <Ops extends WriterOps = WriterOps>(
     return inProcess(await levelEventLog(await openMemoryLevel(), options.catalog), options);
   if (isPostgresUrl(options.store))
     return inProcess(await openPostgres(options.store, options.catalog, options.onError), options);
-  await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+  await prepareDataDir(options.dataDir);
   return sharedEventLog<Ops>(levelElection(options));
 };

@@ -1,20 +1,17 @@
 import { Option, type Command } from 'commander';
-import { invalidArgument } from '../../commands/errors.js';
-import { Id } from '../../commands/ids.js';
 import { SYSTEM, type Principal } from '../../commands/principal.js';
 import { stderrLogger } from '../../mcp/logger.js';
 import { serveOverStdio } from '../../mcp/stdio.js';
 import { resolveSurfaces } from '../../mcp/surfaces/index.js';
 import { registry } from '../registry.js';
-import { action, appCommand, withApp, type AppFlags } from '../options.js';
+import { action, appCommand, cliId, withApp, type AppFlags } from '../options.js';
 import { stopSignal, surfaceOption } from './mcp-shared.js';
 
 type McpFlags = AppFlags & { surface: string; actor?: string };
 
 const principalOf = (actor: string | undefined): Principal => {
   if (actor === undefined || actor === '') return SYSTEM;
-  if (!Id.safeParse(actor).success) throw invalidArgument(`not an actor id: ${actor}`);
-  return { kind: 'actor', actor_id: actor };
+  return { kind: 'actor', actor_id: cliId('an actor id', actor) };
 };
 
 /**

@@ -1,12 +1,13 @@
 import { Command, Option } from 'commander';
 import { SYSTEM, type Principal } from '../../commands/principal.js';
 import type { TokenView } from '../../projections/index.js';
-import { action, appCommand, note, out, withApp, type AppFlags } from '../options.js';
+import { action, appCommand, cliId, note, out, withApp, type AppFlags } from '../options.js';
 
 type CreateFlags = AppFlags & { system?: boolean; actor?: string; label?: string };
 
 const principalOf = (flags: CreateFlags): Principal => {
-  if (flags.actor !== undefined) return { kind: 'actor', actor_id: flags.actor };
+  if (flags.actor !== undefined)
+    return { kind: 'actor', actor_id: cliId('an actor id', flags.actor) };
   if (flags.system) return SYSTEM;
   throw new TypeError('name who the token is for: --system or --actor <id>');
 };

@@ -1,0 +1,53 @@
+import { chmod, mkdir, readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+
+const PRIVATE_DIR = 0o700;
+const PRIVATE_FILE = 0o600;
+
+/** What `tightenDataDir` changed, and what it could not. */
+export type Tightened = { changed: string[]; failed: string[] };
+
+const visit = async (path: string, into: Tightened): Promise<void> => {
+  const info = await stat(path).catch(() => undefined);
+  if (!info || (!info.isDirectory() && !info.isFile())) return; // sockets stay 0600 as served
+  const wanted = info.isDirectory() ? PRIVATE_DIR : PRIVATE_FILE;
+  if ((info.mode & 0o077) !== 0) {
+    const was = (info.mode & 0o777).toString(8).padStart(4, '0');
+    await chmod(path, info.mode & wanted).then(
+      () => into.changed.push(`${path} (was ${was})`),
+      () => into.failed.push(`${path} (${was})`),
+    );
+  }
+  if (info.isDirectory())
+    for (const name of await readdir(path).catch(() => [] as string[]))
+      await visit(join(path, name), into);
+};
+
+/**
+ * The data dir holds the sealing keys: only its owner may read it. A new one is made 0700; an
+ * existing one with any group or other bits (made by an older version, or copied) is tightened to
+ * 0700 for directories and 0600 for files, with a warning, or, where that is not possible (a
+ * read-only copy, another owner), a warning that says how to fix it. Never refused: an auditor's
+ * read-only copy must stay readable.
+ */
+export const prepareDataDir = async (dataDir: string): Promise<Tightened> => {
+  await mkdir(dataDir, { recursive: true, mode: PRIVATE_DIR }).catch(async (error: unknown) => {
+    // an existing data dir on a read-only file system is fine: only reading commands get there
+    if (!(await stat(dataDir).catch(() => undefined))?.isDirectory()) throw error;
+  });
+  const result: Tightened = { changed: [], failed: [] };
+  await visit(dataDir, result);
+  if (result.changed.length > 0)
+    process.emitWarning(
+      `tightened the permissions of ${dataDir} (it holds the sealing keys): ` +
+        `${result.changed.length} entries, e.g. ${result.changed[0]}`,
+      { code: 'INTENTLOG_PERMISSIONS' },
+    );
+  if (result.failed.length > 0)
+    process.emitWarning(
+      `${dataDir} is readable by other users and could not be tightened ` +
+        `(e.g. ${result.failed[0]}): run  chmod -R go-rwx ${dataDir}`,
+      { code: 'INTENTLOG_PERMISSIONS' },
+    );
+  return result;
+};
