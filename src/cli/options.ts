@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { openApp, type App } from '../app/app.js';
 import { invalidArgument, isDomainError } from '../commands/errors.js';
 import { idProblem } from '../commands/ids.js';
+import { domainErrorOf } from '../commands/store-errors.js';
 import { registry } from './registry.js';
 
 /** The options every command that opens the data takes. */
@@ -44,7 +45,8 @@ export const withApp = async <T>(flags: AppFlags, body: (app: App) => Promise<T>
 export const note = (message: string): void => void process.stderr.write(`${message}\n`);
 
 const describeOne = (error: unknown): string => {
-  if (isDomainError(error)) return `${error.code}: ${error.message}`;
+  const domain = isDomainError(error) ? error : domainErrorOf(error);
+  if (domain) return `${domain.code}: ${domain.message}`;
   if (!(error instanceof Error)) return String(error);
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' && !error.message.includes(code)

@@ -1,4 +1,4 @@
-import { canonicalJson, sha256Hex } from './codec.js';
+import { canonicalJson, sha256Hex, wellFormed } from './codec.js';
 import type { StoredRecord } from './envelope.js';
 
 let members = 0;
@@ -6,7 +6,7 @@ let members = 0;
 const member = (name: string, value: unknown): string => {
   if (value === undefined) return '';
   members++;
-  return `,"${name}":${typeof value === 'string' ? JSON.stringify(value) : canonicalJson(value)}`;
+  return `,"${name}":${typeof value === 'string' ? JSON.stringify(wellFormed(value)) : canonicalJson(value)}`;
 };
 
 /**
@@ -44,7 +44,10 @@ const linkedJson = (record: Omit<StoredRecord, 'hash'>): string => {
   return canonicalJson(linked);
 };
 
-/** The link of one event: SHA-256 over the previous hash and the canonical stored envelope. */
+/**
+ * The link of one event: SHA-256 over the previous hash, a newline and the canonical JSON of the
+ * stored envelope without `hash` (the spec an outside auditor can follow: docs/hash-chain.md).
+ */
 export const chainHash = (record: Omit<StoredRecord, 'hash'>): string =>
   sha256Hex(`${record.prev_hash}\n${linkedJson(record)}`);
 export type ChainBreak = { event_id: string; cursor: number; reason: string };

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { decode, encode } from './codec.js';
+import { assertWellFormed, decode, encode } from './codec.js';
 import type { SealedContent } from './envelope.js';
 
 /**
@@ -10,6 +10,8 @@ import type { SealedContent } from './envelope.js';
 export const newSubjectKey = (): Buffer => randomBytes(32);
 
 export const seal = (subject: string, key: Uint8Array, data: unknown): SealedContent => {
+  // the chain covers only the ciphertext: text msgpack would alter must be refused here
+  assertWellFormed(data);
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(subject));

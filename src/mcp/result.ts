@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { DomainError, isDomainError, type ErrorCode } from '../commands/errors.js';
+import { domainErrorOf } from '../commands/store-errors.js';
 import type { ToolSuccess, Vocabulary } from './tool.js';
 
 /**
@@ -105,11 +106,15 @@ export const errorResult = (
   };
 };
 
-/** Anything thrown that is not a DomainError is a bug or an outage: say `internal`, no stack. */
+/**
+ * Anything thrown that is not a DomainError is a known store failure (`domainErrorOf`: bad text,
+ * a full or read-only disk, a writer that timed out), else a bug: say `internal`, no stack.
+ */
 export const asDomainError = (error: unknown): DomainError =>
   isDomainError(error)
     ? error
-    : new DomainError('internal', 'the server failed to complete the call; see its log', {});
+    : (domainErrorOf(error) ??
+      new DomainError('internal', 'the server failed to complete the call; see its log', {}));
 
 /** zod issues as error details a model can act on: where, and what was wrong. */
 export const invalidArguments = (issues: readonly z.core.$ZodIssue[]): DomainError =>

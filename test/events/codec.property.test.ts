@@ -2,12 +2,23 @@ import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { canonicalJson, chainHash, sha256Hex, StoredRecord } from '../../src/events/index.js';
+import {
+  canonicalJson,
+  chainHash,
+  MalformedTextError,
+  sha256Hex,
+  StoredRecord,
+} from '../../src/events/index.js';
 
 /**
  * The specification: the previous `canonicalJson`, which hash-chain links and idempotency
  * fingerprints already stored were computed with. The fast rewrite must give the same bytes.
+ * Text that is not well-formed Unicode (a lone surrogate) has no stored form: it is refused.
  */
+const string = (text: string): string => {
+  if (/\p{Surrogate}/u.test(text)) throw new MalformedTextError();
+  return JSON.stringify(text);
+};
 const reference = (value: unknown): string => {
   if (value === null || value === undefined) return 'null';
   if (value instanceof Uint8Array) return JSON.stringify(Buffer.from(value).toString('base64'));
@@ -17,9 +28,23 @@ const reference = (value: unknown): string => {
     const entries = Object.entries(value as Record<string, unknown>)
       .filter(([, v]) => v !== undefined)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${reference(v)}`).join(',')}}`;
+    const key = (k: string) => {
+      if (k === '__proto__') throw new MalformedTextError();
+      return string(k);
+    };
+    return `{${entries.map(([k, v]) => `${key(k)}:${reference(v)}`).join(',')}}`;
   }
-  return JSON.stringify(value);
+  return typeof value === 'string' ? string(value) : JSON.stringify(value);
+};
+
+/** The result, or 'malformed' when the text was refused (both sides must agree on which). */
+const outcome = (compute: () => string): string => {
+  try {
+    return compute();
+  } catch (error) {
+    if (error instanceof MalformedTextError) return 'malformed';
+    throw error;
+  }
 };
 
 // One unit of a string: any code point, printable graphemes, C0 controls, lone surrogates
@@ -112,7 +137,7 @@ describe('canonicalJson', () => {
       [undefined, 'null'],
       [{ b: undefined, 10: 1, 2: 2, '': [undefined, 1n] }, '{"":[null,1],"10":1,"2":2}'],
       [whole.subarray(1, 4), '"AQID"'],
-      [{ '\ud800': '\udfff', '\u0000': '\u2028' }, '{"\\u0000":"\u2028","\\ud800":"\\udfff"}'],
+      [{ '\u0000': '\u2028', '😀': 'a\u0000b' }, '{"\\u0000":"\u2028","😀":"a\\u0000b"}'],
       [[NaN, -0, Infinity, -12345678901234567890n], '[null,0,null,-12345678901234567890]'],
     ];
     for (const [input, expected] of cases) {
@@ -121,10 +146,19 @@ describe('canonicalJson', () => {
     }
   });
 
+  it('refuses a lone surrogate, high or low, in a value or a key', () => {
+    for (const input of ['a\ud800b', '\udfff', { '\ud800': 1 }, [{ x: ['ok', 'x\udc00'] }]])
+      assert.throws(() => canonicalJson(input), MalformedTextError);
+    assert.equal(canonicalJson({ skipped: undefined, ['\ud800']: undefined }), '{}');
+  });
+
   it('gives byte for byte the output of the reference definition', () => {
     fc.assert(
       fc.property(value, (v) => {
-        assert.equal(canonicalJson(v), reference(v));
+        assert.equal(
+          outcome(() => canonicalJson(v)),
+          outcome(() => reference(v)),
+        );
       }),
       { numRuns: 500 },
     );
@@ -208,6 +242,26 @@ const bends = fc.record({
   }),
 });
 
+/** Lone surrogates replaced, deep: most envelopes must be storable for the hash to be compared. */
+const storable = (v: unknown): unknown => {
+  if (typeof v === 'string') return v.replace(/\p{Surrogate}/gu, '?');
+  if (Array.isArray(v)) return v.map(storable);
+  if (v === null || typeof v !== 'object' || v instanceof Uint8Array) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, m] of Object.entries(v))
+    Object.defineProperty(out, storable(k) as string, {
+      value: storable(m),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  return out;
+};
+// four in five envelopes are storable; the rest keep their lone surrogates and must be refused
+const someEnvelope = fc
+  .tuple(envelope, fc.nat({ max: 4 }))
+  .map(([e, n]) => (n > 0 ? (storable(e) as typeof e) : e));
+
 type Bends = typeof bends extends fc.Arbitrary<infer B> ? B : never;
 
 const bend = (base: Record<Known, unknown>, b: Bends): Record<string, unknown> => {
@@ -249,8 +303,9 @@ describe('chainHash', () => {
   it('equals SHA-256 of prev_hash and the reference canonical envelope, on both paths', () => {
     let plain = 0;
     let bent = 0;
+    let refused = 0;
     fc.assert(
-      fc.property(envelope, bends, (base, b) => {
+      fc.property(someEnvelope, bends, (base, b) => {
         const record = bend(base, b);
         const keys = Object.keys(record);
         const isPlain =
@@ -258,17 +313,24 @@ describe('chainHash', () => {
           keys.every((k) => k === 'hash' || record[k] !== undefined);
         if (isPlain) plain++;
         else bent++;
-        const expected = referenceChainHash(record);
+        const expected = outcome(() => referenceChainHash(record));
+        if (expected === 'malformed') refused++;
         assert.equal(
-          sha256Hex(`${String(record.prev_hash)}\n${reference({ ...record, hash: undefined })}`),
+          outcome(() =>
+            sha256Hex(`${String(record.prev_hash)}\n${reference({ ...record, hash: undefined })}`),
+          ),
           expected,
         );
-        assert.equal(chainHash(record as unknown as StoredRecord), expected);
+        assert.equal(
+          outcome(() => chainHash(record as unknown as StoredRecord)),
+          expected,
+        );
       }),
       { numRuns: 500 },
     );
     // Both the fast path (exactly the known members) and the general one were exercised.
     assert.ok(plain >= 50, `only ${plain} plain envelopes`);
     assert.ok(bent >= 50, `only ${bent} bent envelopes`);
+    assert.ok(refused >= 20 && refused <= 250, `${refused} of 500 envelopes refused`);
   });
 });
