@@ -33,7 +33,9 @@ for await (const line of createInterface({ input: process.stdin, crlfDelay: Infi
   };
   if (record.cursor !== head.cursor + 1) fail(`cursor gap after ${head.cursor}`);
   if (record.prev_hash !== head.hash) fail('prev_hash is not the previous record hash');
-  const digest = createHash('sha256').update(`${record.prev_hash}\n${canon(record)}`).digest('hex');
+  const digest = createHash('sha256')
+    .update(`${record.prev_hash}\n${canon(record)}`)
+    .digest('hex');
   if (digest !== hash) fail(`hash ${hash} does not match the content (${digest})`);
   heads.set(record.project_id, { cursor: record.cursor, hash });
   count++;

@@ -28,7 +28,7 @@ type Coded = { code?: unknown; message?: unknown; cause?: unknown };
 /** The error and its causes, outermost first (a cycle ends the walk). */
 const chain = (error: unknown): Coded[] => {
   const seen: Coded[] = [];
-  for (let at = error; at && typeof at === 'object' && !seen.includes(at as Coded); ) {
+  for (let at = error; at && typeof at === 'object' && !seen.includes(at as Coded);) {
     seen.push(at as Coded);
     at = (at as Coded).cause;
   }
@@ -60,8 +60,7 @@ export const domainErrorOf = (error: unknown): DomainError | undefined => {
       reason: 'malformed_text',
     });
   const timedOut = links.find((e) => e.code === 'writer_timeout') as
-    | (Coded & { outcome?: string; op?: string })
-    | undefined;
+    (Coded & { outcome?: string; op?: string }) | undefined;
   if (timedOut)
     return new DomainError('unavailable', String(timedOut.message), {
       cause: 'writer_timeout',
