@@ -18,9 +18,10 @@ const exportRaw = async (
   since: number,
 ): Promise<number> => {
   let count = 0;
-  for (let after = since; ; ) {
+  for (let after = since; ;) {
     const records = await read(after);
-    const mine = projectId === undefined ? records : records.filter((r) => r.project_id === projectId);
+    const mine =
+      projectId === undefined ? records : records.filter((r) => r.project_id === projectId);
     count += mine.length;
     await out(mine.map((r) => `${canonicalJson(r)}\n`).join(''));
     if (records.length < PAGE) return count;
@@ -35,7 +36,12 @@ export const exportCommand = (): Command =>
       'records the hash chain covers (docs/hash-chain.md)',
   )
     .option('--project <id>', 'the project to export (required without --raw)')
-    .option('--since <n>', 'start after this project cursor (global position with --raw)', position, 0)
+    .option(
+      '--since <n>',
+      'start after this project cursor (global position with --raw)',
+      position,
+      0,
+    )
     .option('--raw', 'the stored records as hashed, in global order, for an outside audit')
     .action(
       action(async (flags: ExportFlags) => {
