@@ -4,6 +4,7 @@ import { stderrLogger } from '../../mcp/logger.js';
 import { serveOverStdio } from '../../mcp/stdio.js';
 import { resolveSurfaces } from '../../mcp/surfaces/index.js';
 import { registry } from '../registry.js';
+import { guardProcess } from '../guard.js';
 import { action, appCommand, cliId, withApp, type AppFlags } from '../options.js';
 import { stopSignal, surfaceOption } from './mcp-shared.js';
 
@@ -31,6 +32,7 @@ export const mcpCommand = (): Command =>
         const selection = resolveSurfaces(registry().surfaces, flags.surface || undefined);
         const principal = principalOf(flags.actor);
         const log = stderrLogger('intentlog-mcp');
+        guardProcess(log);
         await withApp(flags, async (app) => {
           const connection = serveOverStdio({ app, selection, principal, log });
           log.info(

@@ -15,6 +15,7 @@ import {
 import { resolveSurfaces } from '../../mcp/surfaces/index.js';
 import { webView } from '../../web/routes.js';
 import { registry } from '../registry.js';
+import { guardProcess } from '../guard.js';
 import { webBase } from './open.js';
 import { action, appCommand, out, withApp, type AppFlags } from '../options.js';
 import { stopSignal, surfaceOption } from './mcp-shared.js';
@@ -81,6 +82,7 @@ export const serveCommand = (): Command =>
       action(async (flags: ServeFlags) => {
         const selection = resolveSurfaces(registry().surfaces, flags.surface || undefined);
         const log = stderrLogger('intentlog-serve');
+        guardProcess(log);
         await withApp(flags, async (app) => {
           const web = webView({ app, pages: registry().pages ?? [], modules: registry().modules });
           const listening = await serveOverHttp({

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Catalog } from '../catalog/catalog.js';
-import { openClassicLevel, type LevelDb } from '../level/level-db.js';
+import { guardWrites, openClassicLevel, type LevelDb } from '../level/level-db.js';
 import { levelEventLog } from '../level/level-event-log.js';
 import { LogClosedError } from './errors.js';
 import type { Elect } from './route-keeper.js';
@@ -45,12 +45,19 @@ export const levelElection = (options: LevelElectionOptions): Elect => {
   const location = join(options.dataDir, 'log');
   const socketPath = writerSocketPath(options.dataDir);
   let first = true;
+  const report = options.onError ?? ((error: unknown) => process.emitWarning(error as Error));
   const becomeWriter = async (db: LevelDb): Promise<Route> => {
+    const { failed } = guardWrites(db);
     const log = await levelEventLog(db, options.catalog).catch(async (error: unknown) => {
       await db.close();
       throw error;
     });
-    return startWriter(log, options, (endpoint) => serveWriter(socketPath, endpoint));
+    const route = await startWriter(log, options, (endpoint) => serveWriter(socketPath, endpoint));
+    const reopen = failed.then((error) => {
+      report(new Error(`a write to ${location} failed; reopening the store`, { cause: error }));
+      return error;
+    });
+    return { ...route, failed: reopen };
   };
 
   return async ({ onLost, closed }) => {
@@ -65,7 +72,7 @@ export const levelElection = (options: LevelElectionOptions): Elect => {
         if (route) return route;
       } catch (error) {
         if (atOpen) throw error;
-        options.onError?.(error); // no caller to tell: keep trying, another process may win
+        report(error); // no caller to tell: keep trying, another process may win
       }
       if (atOpen && Date.now() > deadline)
         throw new Error(

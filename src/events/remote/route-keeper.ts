@@ -19,6 +19,19 @@ export const routeKeeper = (elect: Elect) => {
   let closed = false;
   let current: Route | undefined;
   let electing: Promise<Route> | undefined;
+  /** a writer stepping down after a failed write: the next election waits for its close */
+  let recycling: Promise<void> | undefined;
+
+  /** The store failed a write: close this writer (releasing the data dir) and elect again. */
+  const stepDown = (route: Route): void => {
+    if (current !== route || closed) return;
+    current = undefined;
+    recycling = route.close().then(
+      () => undefined,
+      () => undefined,
+    );
+    ready().catch(() => {}); // resume the writer's work (read models) as soon as it can open
+  };
 
   const onLost = (): void => {
     current = undefined;
@@ -27,17 +40,21 @@ export const routeKeeper = (elect: Elect) => {
   const ready = (): Promise<Route> => {
     if (closed) return Promise.reject(new LogClosedError());
     if (current) return Promise.resolve(current);
-    electing ??= elect({ onLost, closed: () => closed }).then(
-      (route) => {
-        electing = undefined;
-        current = route;
-        return route;
-      },
-      (error: unknown) => {
-        electing = undefined;
-        throw error;
-      },
-    );
+    electing ??= (recycling ?? Promise.resolve())
+      .then(() => elect({ onLost, closed: () => closed }))
+      .then(
+        (route) => {
+          electing = undefined;
+          recycling = undefined;
+          current = route;
+          void route.failed?.then(() => stepDown(route));
+          return route;
+        },
+        (error: unknown) => {
+          electing = undefined;
+          throw error;
+        },
+      );
     return electing;
   };
 

@@ -20,6 +20,8 @@ export interface Route {
   /** from `after`, or from the head when undefined; answers a function that stops it */
   subscribe(after: number | undefined, observer: LiveObserver): () => void;
   close(): Promise<void>;
+  /** a writer's: resolves when its store failed a write and must be closed and opened again */
+  readonly failed?: Promise<unknown>;
 }
 
 /** What the writer serves, to its own process and over the socket alike. */

@@ -1,0 +1,136 @@
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, it } from 'node:test';
+import { openApp, type App } from '../../src/app/app.js';
+import { auditVerify } from '../../src/app/audit.js';
+import { catalog } from '../../src/events/catalog/index.js';
+import { resolveSurfaces } from '../../src/mcp/surfaces/index.js';
+import { allProjectors } from '../../src/projections/index.js';
+import { connect } from '../mcp/harness.js';
+
+/** A small tmpfs of our own, or the reason there cannot be one here (then the test is skipped). */
+const mountSmallFs = async (): Promise<{ dir: string; unmount(): Promise<void> } | string> => {
+  if (process.platform !== 'linux') return 'tmpfs mounts need Linux';
+  if (process.getuid?.() !== 0) return 'mounting a tmpfs needs root';
+  const dir = await mkdtemp(join(tmpdir(), 'intentlog-full-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=3m', 'tmpfs', dir], { stdio: 'pipe' });
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    return `mount -t tmpfs is not permitted here: ${(error as Error).message.split('\n')[0]}`;
+  }
+  return {
+    dir,
+    unmount: async () => {
+      execFileSync('umount', [dir]);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+};
+
+/** Writes a file until the file system is full; answers its path. */
+const fill = async (dir: string): Promise<string> => {
+  const path = join(dir, 'filler');
+  const file = await open(path, 'w');
+  const chunk = Buffer.alloc(64 * 1024, 1);
+  try {
+    for (;;) await file.write(chunk);
+  } catch (error) {
+    assert.equal((error as { code?: string }).code, 'ENOSPC');
+  } finally {
+    await file.close();
+  }
+  return path;
+};
+
+type Answer = {
+  ok: boolean;
+  error?: { code: string; message: string; details: Record<string, unknown> };
+};
+
+const probe = await mountSmallFs();
+const skip = typeof probe === 'string' ? probe : false;
+if (skip) console.log(`SKIPPED disk-full test: ${skip}`);
+
+describe('a full disk under a running server (issue 19, defect 2)', () => {
+  it(
+    'answers unavailable naming ENOSPC, keeps serving, resumes when space returns, loses nothing',
+    { skip },
+    async () => {
+      const fs = probe as Exclude<typeof probe, string>;
+      const rejections: unknown[] = [];
+      const onRejection = (reason: unknown) => rejections.push(reason);
+      process.on('unhandledRejection', onRejection);
+      const dataDir = join(fs.dir, 'data');
+      let app: App | undefined = await openApp({ dataDir });
+      try {
+        const client = await connect(app, resolveSurfaces('governance'));
+        const call = async (name: string, args: Record<string, unknown>): Promise<Answer> =>
+          (await client.callTool({ name, arguments: args })).structuredContent as Answer;
+        const register = (n: number) =>
+          call('register_actor', {
+            project_id: 'acme',
+            actor_id: `actor-${n}`,
+            role: 'IMPLEMENTER',
+            display_name: 'x'.repeat(200),
+            idempotency_key: `r${n}`,
+          });
+        assert.equal(
+          (await call('create_project', { project_id: 'acme', name: 'Acme', idempotency_key: 'c' }))
+            .ok,
+          true,
+        );
+        const acknowledged: number[] = [];
+        for (let n = 0; n < 5; n++) if ((await register(n)).ok) acknowledged.push(n);
+
+        const filler = await fill(fs.dir);
+        let refused: Answer | undefined;
+        for (let n = 5; n < 60 && !refused; n++) {
+          const answer = await register(n);
+          if (answer.ok) acknowledged.push(n);
+          else refused = answer;
+        }
+        assert.ok(refused, 'no write failed on a full disk');
+        assert.equal(refused.error!.code, 'unavailable', JSON.stringify(refused.error));
+        assert.equal(refused.error!.details.cause, 'ENOSPC');
+        assert.match(refused.error!.message, /no space left/);
+
+        await rm(filler);
+        let resumed: Answer | undefined;
+        for (let attempt = 0; attempt < 100 && !resumed?.ok; attempt++) {
+          resumed = await register(100);
+          if (!resumed.ok) await sleep(100);
+        }
+        assert.equal(resumed?.ok, true, `writes did not resume: ${JSON.stringify(resumed)}`);
+        acknowledged.push(100);
+
+        const project = (await call('get_project', { project_id: 'acme' })) as Answer & {
+          result: { roster: { actor_id: string }[] };
+        };
+        assert.equal(project.ok, true, JSON.stringify(project));
+        const members = new Set(project.result.roster.map((m) => m.actor_id));
+        for (const n of acknowledged) assert.ok(members.has(`actor-${n}`), `actor-${n} lost`);
+        await client.close();
+
+        await app.close();
+        app = await openApp({ dataDir });
+        const report = await auditVerify({
+          log: app.log,
+          catalog,
+          projectors: allProjectors,
+          waitFor: app.waitFor,
+        });
+        assert.equal(report.ok, true, JSON.stringify(report.finding));
+        assert.deepEqual(rejections, [], 'an unhandled rejection');
+      } finally {
+        process.off('unhandledRejection', onRejection);
+        await app?.close().catch(() => {});
+        await fs.unmount();
+      }
+    },
+  );
+});
