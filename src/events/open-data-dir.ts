@@ -26,7 +26,8 @@ const visit = async (path: string, into: Tightened): Promise<void> => {
 /**
  * The data dir holds the sealing keys: only its owner may read it. A new one is made 0700; an
  * existing one with any group or other bits (made by an older version, or copied) is tightened to
- * 0700 for directories and 0600 for files, with a warning, or, where that is not possible (a
+ * 0700 for directories and 0600 for files, with a warning (files inside a data dir that was
+ * already 0700 are tightened without one), or, where that is not possible (a
  * read-only copy, another owner), a warning that says how to fix it. Never refused: an auditor's
  * read-only copy must stay readable.
  */
@@ -36,8 +37,10 @@ export const prepareDataDir = async (dataDir: string): Promise<Tightened> => {
     if (!(await stat(dataDir).catch(() => undefined))?.isDirectory()) throw error;
   });
   const result: Tightened = { changed: [], failed: [] };
+  const exposed = ((await stat(dataDir)).mode & 0o077) !== 0;
   await visit(dataDir, result);
-  if (result.changed.length > 0)
+  // LevelDB makes its own files 0644 inside: harmless under a 0700 data dir, tightened quietly
+  if (exposed && result.changed.length > 0)
     process.emitWarning(
       `tightened the permissions of ${dataDir} (it holds the sealing keys): ` +
         `${result.changed.length} entries, e.g. ${result.changed[0]}`,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Catalog } from './catalog/catalog.js';
 import { openClassicLevel, type LevelDb } from './level/level-db.js';
 import { levelEventLog } from './level/level-event-log.js';
+import { checkLogTail } from './level/level-tail.js';
 import { prepareDataDir } from './open-data-dir.js';
 import { isPostgresUrl } from './postgres/connection.js';
 import type { TransferableLog } from './record-import.js';
@@ -48,7 +49,8 @@ const openLevelAlone = async (
       { cause: error },
     );
   }
-  return levelEventLog(db, catalog).catch(async (error: unknown) => {
+  const opened = checkLogTail(db, location).then(() => levelEventLog(db, catalog));
+  return opened.catch(async (error: unknown) => {
     await db.close();
     throw error;
   });

@@ -3,6 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import type { AbstractLevel } from 'abstract-level';
 import { ClassicLevel } from 'classic-level';
 import { MemoryLevel } from 'memory-level';
+import { verifyLevelFiles } from './level-verify.js';
 
 /** Any abstract-level database with Buffer keys and values: classic-level or memory-level. */
 export type LevelDb = AbstractLevel<string | Buffer | Uint8Array, Buffer, Buffer>;
@@ -53,10 +54,16 @@ export const guardWrites = (db: LevelDb): GuardedDb => {
 /**
  * Opened under its real path: LevelDB's lock file keeps other processes out, and within one
  * process its table of held locks goes by path, so two names of one data dir (a symlink) must
- * reach it as one, or the process would open two writers on the same files.
+ * reach it as one, or the process would open two writers on the same files. Its files are
+ * checked first (level-verify.ts; `verify: false` only to copy out of a corrupt store).
  */
-export const openClassicLevel = async (location: string): Promise<LevelDb> => {
+export const openClassicLevel = async (
+  location: string,
+  options_: { verify?: boolean } = {},
+): Promise<LevelDb> => {
   const real = join(await realpath(dirname(location)), basename(location));
+  // before LevelDB's own recovery, which would drop a corrupt record and delete the evidence
+  if (options_.verify !== false) await verifyLevelFiles(real);
   const db = new ClassicLevel<Buffer, Buffer>(real, options);
   await db.open();
   return db;

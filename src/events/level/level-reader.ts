@@ -5,6 +5,7 @@ import { GENESIS_HASH, type LogEvent, type StoredRecord } from '../envelope.js';
 import { toLogEvent, type KeyLookup } from '../record-view.js';
 import { Keys, readBe64 } from './keys.js';
 import type { LevelDb } from './level-db.js';
+import { assertContiguous } from './level-tail.js';
 
 /**
  * Reads of the LevelDB keyspace. Content keys are cached per process (null once shredded), so
@@ -51,9 +52,14 @@ export const levelReader = (db: LevelDb, catalog: Catalog) => {
   const lastKey = async (range: object): Promise<Buffer | undefined> =>
     (await db.keys({ ...range, reverse: true, limit: 1 }).all())[0];
 
+  // positions are gap-free by design: a gap is proof of loss, never skipped over in silence
   const readRaw = async (after: number, limit: number): Promise<StoredRecord[]> =>
-    (await db.values({ ...Keys.globalRange(after), limit }).all()).map((v) =>
-      decode<StoredRecord>(v),
+    assertContiguous(
+      db,
+      after,
+      (await db.values({ ...Keys.globalRange(after), limit }).all()).map((v) =>
+        decode<StoredRecord>(v),
+      ),
     );
 
   return {

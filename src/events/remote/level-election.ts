@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Catalog } from '../catalog/catalog.js';
 import { guardWrites, openClassicLevel, type LevelDb } from '../level/level-db.js';
+import { checkLogTail } from '../level/level-tail.js';
+import { CorruptStoreError, verifyLevelFiles } from '../level/level-verify.js';
 import { levelEventLog } from '../level/level-event-log.js';
 import { LogClosedError } from './errors.js';
 import type { Elect } from './route-keeper.js';
@@ -19,12 +21,25 @@ const isLocked = (error: unknown): boolean => {
   return code === 'LEVEL_LOCKED' || cause?.code === 'LEVEL_LOCKED';
 };
 
+/**
+ * Whether files that failed their check still fail a moment later: a writer starting (or
+ * compacting) in another process may have been writing them while we read.
+ */
+const stillCorrupt = async (location: string): Promise<boolean> => {
+  await sleep(250);
+  return verifyLevelFiles(location).then(
+    () => false,
+    () => true,
+  );
+};
+
 /** Opens the database if no other process holds its lock; LevelDB's lock makes one writer. */
 const tryLock = async (location: string): Promise<LevelDb | undefined> => {
   try {
     return await openClassicLevel(location);
   } catch (error) {
     if (isLocked(error)) return undefined;
+    if (error instanceof CorruptStoreError && !(await stillCorrupt(location))) return undefined;
     throw error;
   }
 };
@@ -48,7 +63,8 @@ export const levelElection = (options: LevelElectionOptions): Elect => {
   const report = options.onError ?? ((error: unknown) => process.emitWarning(error as Error));
   const becomeWriter = async (db: LevelDb): Promise<Route> => {
     const { failed } = guardWrites(db);
-    const log = await levelEventLog(db, options.catalog).catch(async (error: unknown) => {
+    const opened = checkLogTail(db, location).then(() => levelEventLog(db, options.catalog));
+    const log = await opened.catch(async (error: unknown) => {
       await db.close();
       throw error;
     });

@@ -1,0 +1,113 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { blockValues, crc32c, readHandle, snappyDecompress, unmaskCrc } from './level-files.js';
+
+/**
+ * The data dir's LevelDB files fail their checksums. LevelDB itself, with the checks the binding
+ * leaves it (no paranoid_checks), skips a corrupt write-ahead record and deletes the file, and
+ * reads table blocks unchecked: acknowledged events vanish without a word. So intentlog checks
+ * the files before LevelDB opens them, and refuses.
+ */
+export class CorruptStoreError extends Error {
+  readonly code = 'corrupt_store';
+  constructor(
+    readonly location: string,
+    readonly problems: readonly string[],
+  ) {
+    super(
+      `the store in ${location} is corrupt (${problems.slice(0, 3).join('; ')}` +
+        `${problems.length > 3 ? `; and ${problems.length - 3} more` : ''}). Nothing was changed. ` +
+        'Copy out what is intact with  intentlog audit repair --data-dir <this data dir> --into ' +
+        '<a new data dir>  (docs/hardening.md), or restore a backup',
+    );
+    this.name = 'CorruptStoreError';
+  }
+}
+
+const BLOCK = 32 * 1024;
+const HEADER = 7;
+
+/**
+ * A write-ahead log (and the MANIFEST, in the same format): every whole record's CRC must hold.
+ * A record cut short by the end of the file is a write that never completed (a crash, a full
+ * disk): never acknowledged, it is not corruption. Zeroed block tails are padding.
+ */
+export const checkLogFile = (bytes: Buffer, name: string): string[] => {
+  const problems: string[] = [];
+  for (let block = 0; block < bytes.length; block += BLOCK) {
+    const end = Math.min(block + BLOCK, bytes.length);
+    for (let at = block; at + HEADER <= end;) {
+      const length = bytes.readUInt16LE(at + 4);
+      const type = bytes[at + 6]!;
+      if (type === 0 && length === 0) break; // padding or preallocated space
+      if (at + HEADER + length > end) {
+        if (end === bytes.length) break; // a tail write that did not complete
+        problems.push(`${name}: a record overruns its block at byte ${at}`);
+        break;
+      }
+      const stored = unmaskCrc(bytes.readUInt32LE(at));
+      const body = bytes.subarray(at + HEADER, at + HEADER + length);
+      if (crc32c(Buffer.of(type), body) !== stored)
+        problems.push(`${name}: checksum mismatch in the record at byte ${at}`);
+      at += HEADER + length;
+    }
+  }
+  return problems;
+};
+
+const TABLE_MAGIC = Buffer.from('57fb808b247547db', 'hex');
+const FOOTER = 48;
+
+/** A table file: its footer, then every block's CRC (index and metaindex blocks, and theirs). */
+export const checkTableFile = (bytes: Buffer, name: string): string[] => {
+  if (bytes.length < FOOTER || !bytes.subarray(bytes.length - 8).equals(TABLE_MAGIC))
+    return [`${name}: not a table file (bad footer)`];
+  const problems: string[] = [];
+  const block = (handle: { offset: number; size: number }, what: string): Buffer | undefined => {
+    const { offset, size } = handle;
+    if (offset + size + 5 > bytes.length) {
+      problems.push(`${name}: ${what} block runs past the end of the file`);
+      return undefined;
+    }
+    const data = bytes.subarray(offset, offset + size);
+    const type = bytes[offset + size]!;
+    if (crc32c(data, Buffer.of(type)) !== unmaskCrc(bytes.readUInt32LE(offset + size + 1))) {
+      problems.push(`${name}: checksum mismatch in the ${what} block at byte ${offset}`);
+      return undefined;
+    }
+    return type === 1 ? snappyDecompress(data) : data;
+  };
+  try {
+    const footer = bytes.subarray(bytes.length - FOOTER);
+    const metaindex = readHandle(footer);
+    const index = readHandle(footer, metaindex.next);
+    for (const [handle, what] of [
+      [metaindex, 'metaindex'],
+      [index, 'index'],
+    ] as const) {
+      const contents = block(handle, what);
+      if (!contents) continue;
+      for (const value of blockValues(contents)) block(readHandle(value), `${what}ed`);
+    }
+  } catch (error) {
+    problems.push(`${name}: unreadable structure (${(error as Error).message})`);
+  }
+  return problems;
+};
+
+/**
+ * Checks every write-ahead log, MANIFEST and table file of a LevelDB directory; throws
+ * CorruptStoreError naming what failed. A directory that does not exist yet passes (it is new).
+ */
+export const verifyLevelFiles = async (location: string): Promise<void> => {
+  const names = await readdir(location).catch(() => [] as string[]);
+  const problems: string[] = [];
+  for (const name of names.sort()) {
+    const isLog = (name.endsWith('.log') && name !== 'LOG') || name.startsWith('MANIFEST-');
+    const isTable = name.endsWith('.ldb') || name.endsWith('.sst');
+    if (!isLog && !isTable) continue;
+    const bytes = await readFile(join(location, name));
+    problems.push(...(isLog ? checkLogFile(bytes, name) : checkTableFile(bytes, name)));
+  }
+  if (problems.length > 0) throw new CorruptStoreError(location, problems);
+};
