@@ -1,4 +1,4 @@
-import { catalog } from '../events/catalog/index.js';
+import type { Catalog } from '../events/catalog/catalog.js';
 import { GENESIS_HASH, verifyChain, type StoredRecord } from '../events/index.js';
 import { openTransferableLog } from '../events/open-exclusive.js';
 import { openSalvage, type Salvage, type SalvagedEntry } from '../events/open-salvage.js';
@@ -75,11 +75,13 @@ const copyPrefix = async (
 export const auditRepair = async (options: {
   from: string;
   into: string;
+  /** every event type the log may hold (the registry's catalog) */
+  catalog: Catalog;
   onProgress?: (done: number, total: number) => void;
 }): Promise<RepairReport> => {
   const salvage = await openSalvage(options.from);
   try {
-    const target = await openTransferableLog(options.into, catalog, { create: true });
+    const target = await openTransferableLog(options.into, options.catalog, { create: true });
     try {
       if ((await target.head()) > 0)
         throw new Error(`${options.into} already holds a log: repair copies into a new data dir`);

@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
-import { openApp, type App } from '../app/app.js';
+import { defaultDataDir, openApp, type App } from '../app/app.js';
+import { isReadOnlyFailure, snapshotDataDir } from '../events/open-snapshot.js';
 import { invalidArgument, isDomainError } from '../commands/errors.js';
 import { idProblem } from '../commands/ids.js';
 import { domainErrorOf } from '../commands/store-errors.js';
@@ -27,25 +28,44 @@ export const withAppOptions = (command: Command): Command =>
 export const appCommand = (name: string, description: string): Command =>
   withAppOptions(new Command(name).description(description));
 
-/** Opens the app for one command and always closes it, also when the command fails. */
-export const withApp = async <T>(flags: AppFlags, body: (app: App) => Promise<T>): Promise<T> => {
-  const app = await openApp({
-    modules: registry().modules,
-    ...(flags.dataDir ? { dataDir: flags.dataDir } : {}),
-    ...(flags.store ? { store: flags.store } : {}),
+/** Whether a command writes (default) or only reads, which a read-only data dir still allows. */
+export type AppAccess = 'write' | 'read';
+
+/**
+ * Opens the app for one command and always closes it, also when the command fails. A command
+ * that only reads (`log`, `export`, `audit verify`) still works on a data dir that cannot be
+ * written, with no writer to forward to: it reads a private copy (note on stderr).
+ */
+export const withApp = async <T>(
+  flags: AppFlags,
+  body: (app: App) => Promise<T>,
+  access: AppAccess = 'write',
+): Promise<T> => {
+  const store = flags.store ? { store: flags.store } : {};
+  const dataDir = flags.dataDir ?? defaultDataDir();
+  let snapshot: Awaited<ReturnType<typeof snapshotDataDir>> | undefined;
+  const modules = registry().modules;
+  const app = await openApp({ modules, dataDir, ...store }).catch(async (error: unknown) => {
+    if (access !== 'read' || flags.store || !isReadOnlyFailure(error)) throw error;
+    snapshot = await snapshotDataDir(dataDir);
+    note(
+      `intentlog: ${dataDir} cannot be written (${describeError(error).split('\n').at(-1)!.trim()}); reading a private copy of it`,
+    );
+    return openApp({ modules, dataDir: snapshot.dataDir });
   });
   try {
     return await body(app);
   } finally {
     await app.close();
+    await snapshot?.remove();
   }
 };
 
 /** Diagnostics and progress go to stderr: stdout carries only the command's output. */
 export const note = (message: string): void => void process.stderr.write(`${message}\n`);
 
-const describeOne = (error: unknown): string => {
-  const domain = isDomainError(error) ? error : domainErrorOf(error);
+const describeOne = (error: unknown, mapped: boolean): string => {
+  const domain = isDomainError(error) ? error : mapped ? domainErrorOf(error) : undefined;
   if (domain) return `${domain.code}: ${domain.message}`;
   if (!(error instanceof Error)) return String(error);
   const code = (error as { code?: unknown }).code;
@@ -59,11 +79,11 @@ const describeOne = (error: unknown): string => {
  * say whether the disk is full, the data dir read-only or its MANIFEST missing; the causes do.
  */
 export const describeError = (error: unknown): string => {
-  const lines = [describeOne(error)];
+  const lines = [describeOne(error, true)];
   const seen = new Set<unknown>([error]);
   for (let at = causeOf(error); at !== undefined && !seen.has(at); at = causeOf(at)) {
     seen.add(at);
-    lines.push(`  caused by: ${describeOne(at)}`);
+    lines.push(`  caused by: ${describeOne(at, false)}`);
   }
   return lines.join('\n');
 };

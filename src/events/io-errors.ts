@@ -35,13 +35,11 @@ export const causeChain = (error: unknown): Coded[] => {
 
 /** The errno code of an I/O failure anywhere in the chain (ENOSPC, EROFS, …), if any. */
 export const ioCauseOf = (error: unknown): string | undefined => {
-  let level = false;
   for (const e of causeChain(error)) {
     if (typeof e.code === 'string' && Object.hasOwn(IO_CODES, e.code)) return e.code;
     const text = typeof e.message === 'string' ? e.message : '';
     const found = IO_TEXT.find(([pattern]) => pattern.test(text));
     if (found) return found[1];
-    level ||= e.code === 'LEVEL_IO_ERROR';
   }
-  return level ? 'EIO' : undefined; // LevelDB said I/O error without naming one
+  return undefined; // e.g. a missing file: not an outage to wait out, the message says what
 };

@@ -5,11 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
-import { openApp, type App } from '../../src/app/app.js';
+import type { App } from '../../src/app/app.js';
 import { auditVerify } from '../../src/app/audit.js';
-import { catalog } from '../../src/events/catalog/index.js';
 import { resolveSurfaces } from '../../src/mcp/surfaces/index.js';
-import { allProjectors } from '../../src/projections/index.js';
+import { modules, openIntentlog, surfacesOf } from '../../src/modules/index.js';
 import { connect } from '../mcp/harness.js';
 
 /** A small tmpfs of our own, or the reason there cannot be one here (then the test is skipped). */
@@ -66,9 +65,9 @@ describe('a full disk under a running server (issue 19, defect 2)', () => {
       const onRejection = (reason: unknown) => rejections.push(reason);
       process.on('unhandledRejection', onRejection);
       const dataDir = join(fs.dir, 'data');
-      let app: App | undefined = await openApp({ dataDir });
+      let app: App | undefined = await openIntentlog({ dataDir });
       try {
-        const client = await connect(app, resolveSurfaces('governance'));
+        const client = await connect(app, resolveSurfaces(surfacesOf(modules), 'governance'));
         const call = async (name: string, args: Record<string, unknown>): Promise<Answer> =>
           (await client.callTool({ name, arguments: args })).structuredContent as Answer;
         const register = (n: number) =>
@@ -117,7 +116,7 @@ describe('a full disk under a running server (issue 19, defect 2)', () => {
         await client.close();
 
         await app.close();
-        app = await openApp({ dataDir });
+        app = await openIntentlog({ dataDir });
         const report = await auditVerify({
           log: app.log,
           catalog,

@@ -1,9 +1,10 @@
 import { Command } from 'commander';
-import { defaultDataDir } from '../../app/app.js';
+import { catalogOf, defaultDataDir, withProject } from '../../app/app.js';
 import { auditRepair } from '../../app/audit-repair.js';
 import { auditVerify, describeFinding } from '../../app/audit.js';
 import { action, appCommand, note, out, withApp, type AppFlags } from '../options.js';
 import { progress } from '../progress.js';
+import { registry } from '../registry.js';
 
 const verify = (): Command =>
   appCommand(
@@ -14,26 +15,30 @@ const verify = (): Command =>
     .option('--json', 'print the report as JSON')
     .action(
       action(async (flags: AppFlags & { json?: boolean }) => {
-        await withApp(flags, async (app) => {
-          const bar = progress('verifying');
-          const report = await auditVerify({
-            log: app.log,
-            catalog: app.catalog,
-            projectors: app.projectors,
-            waitFor: app.waitFor,
-            onProgress: (done, total) => bar.update(done, total),
-          }).finally(() => bar.stop());
-          if (flags.json) await out(`${JSON.stringify(report)}\n`);
-          else if (report.ok)
-            await out(
-              `ok: ${report.events} events in ${report.projects} projects, ` +
-                `${report.modelKeys} read-model keys reproduced by replay\n`,
-            );
-          if (report.finding) {
-            note(`audit failed: ${describeFinding(report.finding)}`);
-            process.exitCode = 1;
-          }
-        });
+        await withApp(
+          flags,
+          async (app) => {
+            const bar = progress('verifying');
+            const report = await auditVerify({
+              log: app.log,
+              catalog: app.catalog,
+              projectors: app.projectors,
+              waitFor: app.waitFor,
+              onProgress: (done, total) => bar.update(done, total),
+            }).finally(() => bar.stop());
+            if (flags.json) await out(`${JSON.stringify(report)}\n`);
+            else if (report.ok)
+              await out(
+                `ok: ${report.events} events in ${report.projects} projects, ` +
+                  `${report.modelKeys} read-model keys reproduced by replay\n`,
+              );
+            if (report.finding) {
+              note(`audit failed: ${describeFinding(report.finding)}`);
+              process.exitCode = 1;
+            }
+          },
+          'read',
+        );
       }),
     );
 
@@ -54,6 +59,7 @@ const repair = (): Command =>
         const report = await auditRepair({
           from,
           into: flags.into,
+          catalog: catalogOf(withProject(registry().modules)),
           onProgress: (done, total) => bar.update(done, total),
         }).finally(() => bar.stop());
         await out(

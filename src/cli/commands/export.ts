@@ -48,19 +48,23 @@ export const exportCommand = (): Command =>
         const project = flags.project;
         if (!flags.raw && project === undefined)
           throw new TypeError('name the project to export: --project <id> (or --raw for all)');
-        await withApp(flags, async (app) => {
-          if (flags.raw) {
-            const read = (after: number) => app.log.readRaw({ after, limit: PAGE });
-            const count = await exportRaw(read, project, flags.since);
-            return note(`exported ${count} stored records`);
-          }
-          let count = 0;
-          const source = eventSource(app.log, project);
-          const last = await eachPage(source, flags.since, async (events) => {
-            count += events.length;
-            await out(events.map(jsonLine).join(''));
-          });
-          note(`exported ${count} events of ${project} (last cursor ${last})`);
-        });
+        await withApp(
+          flags,
+          async (app) => {
+            if (flags.raw) {
+              const read = (after: number) => app.log.readRaw({ after, limit: PAGE });
+              const count = await exportRaw(read, project, flags.since);
+              return note(`exported ${count} stored records`);
+            }
+            let count = 0;
+            const source = eventSource(app.log, project);
+            const last = await eachPage(source, flags.since, async (events) => {
+              count += events.length;
+              await out(events.map(jsonLine).join(''));
+            });
+            note(`exported ${count} events of ${project} (last cursor ${last})`);
+          },
+          'read',
+        );
       }),
     );

@@ -56,12 +56,16 @@ export const logCommand = (): Command =>
     .action(
       action(async (flags: LogFlags) => {
         const format = flags.json ? jsonLine : textLine;
-        await withApp(flags, async (app) => {
-          const source = eventSource(app.log, flags.project);
-          const readFrom = (after: number) =>
-            eachPage(source, after, (events) => out(events.map(format).join('')));
-          if (flags.follow) return follow(app.log.live(), readFrom, flags.since);
-          await readFrom(flags.since);
-        });
+        await withApp(
+          flags,
+          async (app) => {
+            const source = eventSource(app.log, flags.project);
+            const readFrom = (after: number) =>
+              eachPage(source, after, (events) => out(events.map(format).join('')));
+            if (flags.follow) return follow(app.log.live(), readFrom, flags.since);
+            await readFrom(flags.since);
+          },
+          'read',
+        );
       }),
     );

@@ -5,6 +5,7 @@ import { guardWrites, openClassicLevel, type LevelDb } from '../level/level-db.j
 import { checkLogTail } from '../level/level-tail.js';
 import { CorruptStoreError, verifyLevelFiles } from '../level/level-verify.js';
 import { levelEventLog } from '../level/level-event-log.js';
+import { isReadOnlyFailure } from '../open-snapshot.js';
 import { LogClosedError } from './errors.js';
 import type { Elect } from './route-keeper.js';
 import { startWriter, type Route } from './route.js';
@@ -76,6 +77,20 @@ export const levelElection = (options: LevelElectionOptions): Elect => {
     return { ...route, failed: reopen };
   };
 
+  const lockOrConnect = async (onLost: () => void): Promise<Route | undefined> => {
+    let db: LevelDb | undefined;
+    try {
+      db = await tryLock(location);
+    } catch (error) {
+      // a data dir this process cannot write: reading through a running writer still works
+      if (!isReadOnlyFailure(error)) throw error;
+      const route = await connectWriter(socketPath, onLost);
+      if (route) return route;
+      throw error;
+    }
+    return db ? becomeWriter(db) : connectWriter(socketPath, onLost);
+  };
+
   return async ({ onLost, closed }) => {
     const atOpen = first;
     first = false;
@@ -83,8 +98,7 @@ export const levelElection = (options: LevelElectionOptions): Elect => {
     for (let attempt = 0; ; attempt++) {
       if (closed()) throw new LogClosedError();
       try {
-        const db = await tryLock(location);
-        const route = db ? await becomeWriter(db) : await connectWriter(socketPath, onLost);
+        const route = await lockOrConnect(onLost);
         if (route) return route;
       } catch (error) {
         if (atOpen) throw error;
