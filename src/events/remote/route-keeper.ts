@@ -2,6 +2,7 @@ import { Observable } from 'rxjs';
 import type { LogEvent } from '../envelope.js';
 import { LogClosedError, WriterLostError } from './errors.js';
 import type { Route } from './route.js';
+import { withTimeout } from './timeouts.js';
 import type { Role } from './types.js';
 
 /**
@@ -67,7 +68,8 @@ export const routeKeeper = (elect: Elect) => {
 
   const invokeRemote = async (op: string, args: (role: Role) => unknown): Promise<unknown> => {
     for (;;) {
-      const route = await ready();
+      // no writer yet (a takeover, a store being reopened): wait as long as the call may take
+      const route = await withTimeout(op, ready());
       try {
         return await route.request(op, args(route.role));
       } catch (error) {

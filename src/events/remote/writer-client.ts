@@ -4,6 +4,7 @@ import { fromWireError, LogClosedError, WriterLostError } from './errors.js';
 import { encodeFrame, frameReader } from './frames.js';
 import { LIVE_OP, LiveStarted, ServerFrame } from './protocol.js';
 import type { LiveObserver, Route } from './route.js';
+import { withTimeout } from './timeouts.js';
 
 /** Connect errors that mean "no writer listens there (yet)": try the lock, then again. */
 const NO_WRITER = new Set(['ENOENT', 'ECONNREFUSED', 'EAGAIN']);
@@ -98,15 +99,21 @@ const followerRoute = (socket: Socket, onLost: () => void): Route => {
 
   return {
     role: 'follower',
-    request: (op, args) =>
-      new Promise((resolve, reject) => {
+    request: (op, args) => {
+      const id = nextId++;
+      const answer = new Promise((resolve, reject) => {
         if (ended) return reject(ended);
-        const id = nextId++;
         const frame = encodeFrame({ id, op, args });
         pending.set(id, { resolve, reject });
         holdProcess();
         socket.write(frame);
-      }),
+      });
+      // a late answer after the timeout finds no pending call and is dropped
+      return withTimeout(op, answer, () => {
+        pending.delete(id);
+        holdProcess();
+      });
+    },
     subscribe: (after, observer) => {
       if (ended) {
         observer.error(ended);

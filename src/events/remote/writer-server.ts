@@ -12,13 +12,28 @@ const isPipe = process.platform === 'win32';
  * socket file already there was left by a writer that died (kill -9): it is removed. The socket
  * is made 0600 (the data dir is 0700 too): only its owner may talk to the writer.
  */
-export const serveWriter = async (path: string, endpoint: Endpoint): Promise<WriterServer> => {
+/**
+ * A live subscriber that does not read what it is sent makes the writer buffer it: past this many
+ * bytes queued on its connection the subscription is ended with `subscriber_overflow` (it can
+ * subscribe again from its last position); past four times this, the connection is dropped.
+ * The writer's memory stays bounded whatever a follower does.
+ */
+export const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+
+export type ServeOptions = { maxBufferedBytes?: number };
+
+export const serveWriter = async (
+  path: string,
+  endpoint: Endpoint,
+  options: ServeOptions = {},
+): Promise<WriterServer> => {
+  const limit = options.maxBufferedBytes ?? MAX_BUFFERED_BYTES;
   const connections = new Set<Socket>();
   // The listening server keeps the process alive until close: a writer serves until it closes.
   const server = createServer((socket) => {
     connections.add(socket);
     socket.on('close', () => connections.delete(socket));
-    serveConnection(socket, endpoint);
+    serveConnection(socket, endpoint, limit);
   });
   if (!isPipe) await rm(path, { force: true });
   await new Promise<void>((resolve, reject) => {
@@ -39,10 +54,29 @@ export const serveWriter = async (path: string, endpoint: Endpoint): Promise<Wri
   return { close };
 };
 
-const serveConnection = (socket: Socket, endpoint: Endpoint): void => {
+const overflow = (limit: number) => ({
+  kind: 'error' as const,
+  code: 'subscriber_overflow',
+  message:
+    `live subscriber dropped: more than ${limit} bytes of events waited for it to read; ` +
+    'subscribe again from the last position received',
+});
+
+const serveConnection = (socket: Socket, endpoint: Endpoint, limit: number): void => {
   const subscriptions = new Map<number, () => void>();
   const send = (frame: ServerFrame): void => {
-    if (!socket.destroyed) socket.write(encodeFrame(frame));
+    if (socket.destroyed) return;
+    if (socket.writableLength > 4 * limit) return void socket.destroy(); // not reading at all
+    socket.write(encodeFrame(frame));
+  };
+  /** A live event, unless its subscriber is too far behind: then the subscription ends. */
+  const sendEvent = (id: number, event: unknown): void => {
+    if (socket.writableLength <= limit) return send({ id, event });
+    const stop = subscriptions.get(id);
+    if (!stop) return;
+    subscriptions.delete(id);
+    stop();
+    send({ id, end: true, error: overflow(limit) });
   };
   const startLive = (id: number, args: unknown): void => {
     const { after } = LiveArgs.parse(args ?? {});
@@ -52,7 +86,7 @@ const serveConnection = (socket: Socket, endpoint: Endpoint): void => {
     };
     const stop = endpoint.subscribe(after, {
       started: (from) => send({ id, ok: true, result: { after: from } }),
-      next: (event) => send({ id, event }),
+      next: (event) => sendEvent(id, event),
       error: (error) => ended({ id, end: true, error: toWireError(error) }),
       complete: () => ended({ id, end: true }),
     });
