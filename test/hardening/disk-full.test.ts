@@ -119,8 +119,8 @@ describe('a full disk under a running server (issue 19, defect 2)', () => {
         app = await openIntentlog({ dataDir });
         const report = await auditVerify({
           log: app.log,
-          catalog,
-          projectors: allProjectors,
+          catalog: app.catalog,
+          projectors: app.projectors,
           waitFor: app.waitFor,
         });
         assert.equal(report.ok, true, JSON.stringify(report.finding));

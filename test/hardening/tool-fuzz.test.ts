@@ -2,9 +2,8 @@ import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { auditVerify } from '../../src/app/audit.js';
-import { catalog } from '../../src/events/catalog/index.js';
 import { resolveSurfaces } from '../../src/mcp/surfaces/index.js';
-import { allProjectors } from '../../src/projections/index.js';
+import { modules, surfacesOf } from '../../src/modules/index.js';
 import { connect, withApp } from '../mcp/harness.js';
 
 const KERNEL_CODES = [
@@ -71,7 +70,7 @@ type Answer = { ok?: boolean; error?: { code: string; message: string } };
 describe('every governance tool, fuzzed through the real MCP adapter (issue 19)', () => {
   it('answers structured, writes nothing on error, and the log audits clean after', () =>
     withApp(async (app) => {
-      const client = await connect(app, resolveSurfaces('governance'));
+      const client = await connect(app, resolveSurfaces(surfacesOf(modules), 'governance'));
       await client.callTool({
         name: 'create_project',
         arguments: { project_id: 'acme', name: 'Acme', idempotency_key: 'c' },
@@ -119,8 +118,8 @@ describe('every governance tool, fuzzed through the real MCP adapter (issue 19)'
       await client.close();
       const report = await auditVerify({
         log: app.log,
-        catalog,
-        projectors: allProjectors,
+        catalog: app.catalog,
+        projectors: app.projectors,
         waitFor: app.waitFor,
       });
       assert.equal(report.ok, true, JSON.stringify(report.finding));
