@@ -1,6 +1,13 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { blockValues, crc32c, readHandle, snappyDecompress, unmaskCrc } from './level-files.js';
+import {
+  blockValues,
+  crc32c,
+  readHandle,
+  readVarint,
+  snappyDecompress,
+  unmaskCrc,
+} from './level-files.js';
 
 /**
  * The data dir's LevelDB files fail their checksums. LevelDB itself, with the checks the binding
@@ -95,17 +102,86 @@ export const checkTableFile = (bytes: Buffer, name: string): string[] => {
   return problems;
 };
 
+/** The log-format records of a MANIFEST (or a write-ahead log), whole ones only. */
+const logRecords = (bytes: Buffer): Buffer[] => {
+  const records: Buffer[] = [];
+  let pending: Buffer[] = [];
+  for (let block = 0; block < bytes.length; block += BLOCK) {
+    const end = Math.min(block + BLOCK, bytes.length);
+    for (let at = block; at + HEADER <= end;) {
+      const length = bytes.readUInt16LE(at + 4);
+      const type = bytes[at + 6]!;
+      if ((type === 0 && length === 0) || at + HEADER + length > end) break;
+      const body = bytes.subarray(at + HEADER, at + HEADER + length);
+      if (type === 1) records.push(body);
+      else if (type === 2) pending = [body];
+      else if (type === 3) pending.push(body);
+      else if (type === 4) records.push(Buffer.concat([...pending, body]));
+      at += HEADER + length;
+    }
+  }
+  return records;
+};
+
 /**
- * Checks every write-ahead log, MANIFEST and table file of a LevelDB directory; throws
+ * The table files the current version holds, replayed from the MANIFEST's version edits
+ * (new file: tag 7, deleted file: tag 6). A crash during a compaction leaves a half-written
+ * table that no version names: LevelDB deletes it at open, and it is no corruption. Undefined
+ * when the MANIFEST cannot be read (then every table is checked).
+ */
+const liveTables = async (location: string): Promise<Set<number> | undefined> => {
+  try {
+    const current = (await readFile(join(location, 'CURRENT'), 'utf8')).trim();
+    const live = new Set<number>();
+    for (const edit of logRecords(await readFile(join(location, current)))) {
+      for (let at = 0; at < edit.length;) {
+        const [tag, a] = readVarint(edit, at);
+        at = a;
+        const skipString = () => {
+          const [n, b] = readVarint(edit, at);
+          at = b + n;
+        };
+        const num = () => {
+          const [n, b] = readVarint(edit, at);
+          at = b;
+          return n;
+        };
+        if (tag === 1) skipString();
+        else if (tag === 2 || tag === 3 || tag === 4 || tag === 9) num();
+        else if (tag === 5) {
+          num();
+          skipString();
+        } else if (tag === 6) {
+          num();
+          live.delete(num());
+        } else if (tag === 7) {
+          num();
+          live.add(num());
+          num();
+          skipString();
+          skipString();
+        } else return undefined;
+      }
+    }
+    return live;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Checks every write-ahead log, MANIFEST and live table file of a LevelDB directory; throws
  * CorruptStoreError naming what failed. A directory that does not exist yet passes (it is new).
  */
 export const verifyLevelFiles = async (location: string): Promise<void> => {
   const names = await readdir(location).catch(() => [] as string[]);
+  const live = names.includes('CURRENT') ? await liveTables(location) : undefined;
   const problems: string[] = [];
   for (const name of names.sort()) {
     const isLog = (name.endsWith('.log') && name !== 'LOG') || name.startsWith('MANIFEST-');
     const isTable = name.endsWith('.ldb') || name.endsWith('.sst');
     if (!isLog && !isTable) continue;
+    if (isTable && live && !live.has(Number.parseInt(name, 10))) continue; // not in the store
     const bytes = await readFile(join(location, name));
     problems.push(...(isLog ? checkLogFile(bytes, name) : checkTableFile(bytes, name)));
   }
