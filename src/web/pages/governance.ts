@@ -8,7 +8,7 @@ import { html, type Html } from '../html.js';
 import { definePage, type PageContext } from '../page.js';
 import { governanceActions, issueForm, packageForms } from './governance-forms.js';
 import { progressPage } from './progress.js';
-import { projectsOf } from './projects.js';
+import { projectNotFound, projectOf } from './projects.js';
 
 const GOVERNANCE_MODELS = ['projects', 'work-packages', 'pending-actions'];
 
@@ -162,13 +162,8 @@ export const governancePage = definePage({
   actions: governanceActions,
   async render(ctx) {
     const id = ctx.params.project!;
-    const project = (await projectsOf(ctx)).find((p) => p.project_id === id);
-    if (!project)
-      return {
-        title: 'Project not found',
-        status: 404,
-        body: html`<p>No project <code>${id}</code> you can see.</p>`,
-      };
+    const project = await projectOf(ctx, id);
+    if (!project) return projectNotFound(id);
     const packages = await packagesOf(ctx, id);
     const members = project.roster.filter((m) => m.roles.governance).map((m) => m.actor_id);
     const done = ctx.url.searchParams.get('done');

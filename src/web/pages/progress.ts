@@ -1,5 +1,6 @@
 import { visibleProjects } from '../event-rows.js';
 import { html, type Html } from '../html.js';
+import { projectNotFound } from './projects.js';
 import { definePage, type PageContext } from '../page.js';
 
 type Point = { position: number; issued: number; accepted: number };
@@ -95,12 +96,7 @@ export const progressPage = definePage({
   async render(ctx) {
     const id = ctx.params.project!;
     const visible = await visibleProjects(ctx.app, ctx.principal);
-    if (visible && !visible.has(id))
-      return {
-        title: 'Project not found',
-        status: 404,
-        body: html`<p>No project <code>${id}</code> you can see.</p>`,
-      };
+    if (visible && !visible.has(id)) return projectNotFound(id);
     const points = await progressOf(ctx, id);
     const head = ctx.at ?? (await ctx.app.log.head());
     return { title: `${id}: progress`, body: html`${chart(points, head)}${table(points)}` };

@@ -2,7 +2,7 @@ import { principalId } from '../../commands/principal.js';
 import type { ProjectView } from '../../projections/projects.js';
 import { modelKeyPrefix } from '../../projections/projector.js';
 import { href, html } from '../html.js';
-import { definePage, type PageContext } from '../page.js';
+import { definePage, type PageContext, type Rendered } from '../page.js';
 
 const PREFIX = `projects/${modelKeyPrefix('project')}`;
 
@@ -13,6 +13,17 @@ export const projectsOf = async (ctx: PageContext): Promise<ProjectView[]> => {
   const me = principalId(ctx.principal);
   return all.filter((p) => p.roster.some((m) => m.actor_id === me));
 };
+
+/** One project the signed-in principal may see, or undefined. */
+export const projectOf = async (ctx: PageContext, id: string): Promise<ProjectView | undefined> =>
+  (await projectsOf(ctx)).find((p) => p.project_id === id);
+
+/** The page for a project the principal cannot see (or that does not exist: the same answer). */
+export const projectNotFound = (id: string): Rendered => ({
+  title: 'Project not found',
+  status: 404,
+  body: html`<p>No project <code>${id}</code> you can see.</p>`,
+});
 
 const roles = (r: Record<string, string | undefined>) =>
   Object.entries(r)
@@ -69,13 +80,8 @@ export const projectPage = definePage({
   models: ['projects'],
   async render(ctx) {
     const id = ctx.params.project!;
-    const project = (await projectsOf(ctx)).find((p) => p.project_id === id);
-    if (!project)
-      return {
-        title: 'Project not found',
-        status: 404,
-        body: html`<p>No project <code>${id}</code> you can see.</p>`,
-      };
+    const project = await projectOf(ctx, id);
+    if (!project) return projectNotFound(id);
     const body = html`<p>${project.description ?? ''}</p>
       <table>
         <caption>
