@@ -19,7 +19,8 @@ import { PAYLOAD_BYTES } from './workload.js';
 /**
  * `npm run bench [-- --quick]`: every measurement of bench/README.md in one run, printed and
  * written to bench/RESULTS.md with the command that produced it. `-- --only commands` runs just
- * the multi-stream and long-stream commands and replaces their section of RESULTS.md.
+ * the multi-stream and long-stream commands and replaces their section of RESULTS.md;
+ * `-- --only replay` prints the replay figures alone.
  */
 const quick = process.argv.includes('--quick');
 const only = process.argv.includes('--only')
@@ -257,6 +258,24 @@ const main = async (): Promise<void> => {
   }
 };
 
+/** `--only replay`: the replay figures alone, printed (RESULTS.md is left as it is). */
+const onlyReplay = async (): Promise<void> => {
+  const root = await mkdtemp(join(tmpdir(), 'intentlog-bench-logs-'));
+  try {
+    const large = join(root, 'large');
+    await build(large, size.large, READ_STREAMS);
+    const r = await replays(large);
+    process.stdout.write(
+      `replay of ${r.events} events: raw ${Math.round(r.raw)} ev/s, every projector ` +
+        `${Math.round(r.engine)} ev/s (${Math.round((100 * r.engine) / r.raw)}%), ` +
+        `peak RSS ${Math.round(r.peakRss / 2 ** 20)} MB\n`,
+    );
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+};
+
 if (only === 'commands') await onlyCommands();
-else if (only) throw new Error(`--only knows "commands", not "${only}"`);
+else if (only === 'replay') await onlyReplay();
+else if (only) throw new Error(`--only knows "commands" and "replay", not "${only}"`);
 else await main();

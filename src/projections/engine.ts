@@ -1,8 +1,10 @@
-import { BehaviorSubject, filter, firstValueFrom, timeout, type Subscription } from 'rxjs';
-import type { EventLog, LogEvent } from '../events/index.js';
-import { modelBatch, modelCache, type ModelCache } from './model-batch.js';
-import { pageReader, type PageReader } from './page-reader.js';
-import { checkpointKey, modelPrefix, type Checkpoint, type Projector } from './projector.js';
+import { performance } from 'node:perf_hooks';
+import { filter, firstValueFrom, timeout, type Subscription } from 'rxjs';
+import type { EventLog, LogEvent, ModelOp } from '../events/index.js';
+import { advance, foldPage, loadLane, newLane, resetLane, type Lane } from './lane.js';
+import { modelCache } from './model-batch.js';
+import { PAGE, pageReader } from './page-reader.js';
+import { checkpointKey, type Projector } from './projector.js';
 
 export type ProjectionStatus = {
   name: string;
@@ -49,179 +51,216 @@ export type EngineOptions = {
 
 /** A failed fold is tried again after this long, doubling up to the maximum. */
 const RETRY_MS = { first: 50, max: 5_000 };
+/**
+ * A lane whose fold of one page took this long, and twice what the rest of its cohort took
+ * together, goes on alone for a while, so it no longer holds up the read models beside it.
+ */
+const SLOW_MS = 250;
+const SOLO_MS = 10_000;
 
 /**
- * One projector's loop: catch-up from its checkpoint, then live. Each batch of events it folds
- * is written with its checkpoint in one atomic write. Live events only wake the loop, which
- * always reads the log in order, so catch-up and live can never skip or repeat an event. Each
- * projector has its own lane, so a slow or rebuilding read model holds up only the queries that
- * read it; lanes at the same position share their page reads (page-reader.ts).
+ * Lanes at (about) one position, folded together: each page of the log is read once, handed to
+ * every lane, and what they all wrote is committed with their checkpoints in one atomic write.
+ * A lane that is far behind (rebuilding), failing or slow is in a cohort of its own, and is
+ * merged back once it is idle within a page of another.
  */
-const lane = (
-  log: EventLog,
-  p: Projector,
-  pages: PageReader,
-  cache: ModelCache,
-  options: EngineOptions,
-) => {
-  const store = log.models;
-  let checkpoint: Checkpoint = { version: p.version, position: 0 };
-  const folded$ = new BehaviorSubject(0);
-  let running: Promise<void> | undefined;
-  let again = false;
-  let paused = false;
-  let stopped = false;
-  let failures = 0;
-  let lastError: string | undefined;
-  let retry: ReturnType<typeof setTimeout> | undefined;
-  let progress: Progress | undefined;
-
-  const advance = (to: Checkpoint) => {
-    checkpoint = to;
-    folded$.next(to.position);
-  };
-  const load = async (): Promise<void> => {
-    const stored = await store.get<Checkpoint>(checkpointKey(p.name));
-    if (stored?.version === p.version) advance(stored);
-    else await reset();
-  };
-  const reset = async (): Promise<void> => {
-    cache.clear();
-    await store.clear(modelPrefix(p.name));
-    const fresh = { version: p.version, position: 0 };
-    await store.write([{ type: 'put', key: checkpointKey(p.name), value: fresh }]);
-    advance(fresh);
-  };
-
-  const foldBatch = async (events: LogEvent[]): Promise<void> => {
-    const batch = modelBatch(store, cache);
-    const tx = batch.txFor(p.name);
-    for (const e of events)
-      if (e.global_position > checkpoint.position && p.handles.includes(e.type))
-        await p.apply(e, tx);
-    const next = { version: p.version, position: events.at(-1)!.global_position };
-    const ops = batch.ops();
-    await store.write([...ops, { type: 'put', key: checkpointKey(p.name), value: next }]);
-    cache.committed(ops);
-    advance(next);
-  };
-
-  const drain = async (): Promise<void> => {
-    do {
-      again = false;
-      let next = pages.after(checkpoint.position);
-      for (;;) {
-        const events = await next;
-        if (events.length === 0) break;
-        // The log is append-only and this fold reaches the page's end, so the next page can be
-        // read while this one folds: catch-up overlaps its I/O with the fold.
-        next = pages.after(events.at(-1)!.global_position);
-        await foldBatch(events);
-        progress?.(checkpoint.position, await log.head());
-      }
-    } while (again && !paused && !stopped);
-  };
-
-  /** A failed fold (a full disk, a store error) is logged and tried again, never dropped. */
-  const failed = (error: unknown): void => {
-    lastError = error instanceof Error ? error.message : String(error);
-    options.onError?.(error, p.name);
-    const delay = Math.min(RETRY_MS.first * 2 ** failures++, RETRY_MS.max);
-    retry = setTimeout(() => {
-      retry = undefined;
-      void wake();
-    }, delay);
-    retry.unref();
-  };
-
-  const wake = (): Promise<void> => {
-    again = true;
-    if (paused || stopped || retry) return running ?? Promise.resolve();
-    running ??= drain().then(
-      () => {
-        failures = 0;
-        lastError = undefined;
-        running = undefined;
-      },
-      (error: unknown) => {
-        running = undefined;
-        failed(error);
-      },
-    );
-    return running;
-  };
-
-  const settle = async (): Promise<void> => {
-    while (running) await running;
-  };
-
-  return {
-    name: p.name,
-    load,
-    wake,
-    folded$,
-    position: () => checkpoint.position,
-    status: () => ({ name: p.name, ...checkpoint, ...(lastError ? { error: lastError } : {}) }),
-    async rebuild(onProgress?: Progress) {
-      paused = true;
-      try {
-        await settle();
-        await reset();
-      } finally {
-        paused = false;
-      }
-      progress = onProgress;
-      try {
-        await wake();
-        await settle();
-      } finally {
-        progress = undefined;
-      }
-      if (lastError) throw new Error(`rebuilding ${p.name} failed: ${lastError}`);
-    },
-    async stop() {
-      stopped = true;
-      if (retry) clearTimeout(retry);
-      await settle();
-      folded$.complete();
-    },
-  };
+type Cohort = {
+  lanes: Lane[];
+  running?: Promise<void>;
+  again: boolean;
+  /** a rebuild is taking lanes out: it neither folds further nor merges */
+  paused: boolean;
+  retry?: ReturnType<typeof setTimeout>;
+  failures: number;
+  progress?: Progress;
 };
 
+const lowest = (lanes: readonly Lane[]) => Math.min(...lanes.map((l) => l.checkpoint.position));
+const highest = (lanes: readonly Lane[]) => Math.max(...lanes.map((l) => l.checkpoint.position));
+
 /**
- * Runs projectors over the log, one lane each (see `lane`). Bumping a projector's version
- * resets its keyspace and rebuilds it from the log on start.
+ * Runs projectors over the log. Catch-up and live are one loop that always reads the log in
+ * order, so neither can skip or repeat an event; live events only wake it. Each read model
+ * has its own checkpoint and its own waiters: a query waits only for the models it reads, and
+ * one that is slow, failing or rebuilding holds up only itself (see `Cohort`). Bumping a
+ * projector's version resets its keyspace and rebuilds it from the log on start.
  */
 export const startProjections = async (
   log: EventLog,
   projectors: readonly Projector[],
   options: EngineOptions = {},
 ): Promise<ProjectionEngine> => {
+  const store = log.models;
   const pages = pageReader(log);
   const cache = modelCache();
-  const lanes = projectors.map((p) => lane(log, p, pages, cache, options));
-  const byName = new Map(lanes.map((l) => [l.name, l]));
+  const lanes = projectors.map(newLane);
+  const byName = new Map(lanes.map((l) => [l.projector.name, l]));
+  const cohorts = new Set<Cohort>();
+  const cohortOf = new Map<Lane, Cohort>();
+  let stopped = false;
+
   const pick = (names: readonly string[] | undefined) => {
     if (!names || names.length === 0) return lanes;
     const unknown = names.filter((n) => !byName.has(n));
     if (unknown.length > 0) throw new RangeError(`no read model named ${unknown.join(', ')}`);
     return names.map((n) => byName.get(n)!);
   };
-  for (const l of lanes) await l.load();
+  const cohort = (members: Lane[], progress?: Progress): Cohort => {
+    const c: Cohort = { lanes: members, again: false, paused: false, failures: 0 };
+    if (progress) c.progress = progress;
+    cohorts.add(c);
+    for (const l of members) cohortOf.set(l, c);
+    return c;
+  };
+  const mergeable = (c: Cohort) =>
+    !c.paused && !c.retry && !c.progress && c.lanes.every((l) => l.soloUntil <= performance.now());
 
-  const wakeAll = () => Promise.all(lanes.map((l) => l.wake()));
+  /** Takes in the idle cohorts whose lanes all stand within [from, to]. */
+  const absorb = (c: Cohort, from: number, to: number): void => {
+    if (!mergeable(c) && !c.progress) return;
+    for (const other of cohorts) {
+      if (other === c || other.running || !mergeable(other) || other.lanes.length === 0) continue;
+      if (lowest(other.lanes) < from || highest(other.lanes) > to) continue;
+      c.lanes.push(...other.lanes);
+      for (const l of other.lanes) cohortOf.set(l, c);
+      cohorts.delete(other);
+    }
+  };
+
+  /** Moves lanes out of `c` into a cohort of their own. */
+  const split = (c: Cohort, out: readonly Lane[]): Cohort => {
+    c.lanes = c.lanes.filter((l) => !out.includes(l));
+    return cohort([...out]);
+  };
+
+  /** One page through every lane of the cohort, committed in one write. */
+  const foldBatch = async (c: Cohort, events: LogEvent[]): Promise<void> => {
+    const ops: ModelOp[] = [];
+    const folded: { lane: Lane; next: Lane['checkpoint'] }[] = [];
+    const failed: { lane: Lane; error: unknown }[] = [];
+    const took = new Map<Lane, number>();
+    for (const lane of c.lanes) {
+      const started = performance.now();
+      try {
+        const out = await foldPage(lane, events, store, cache);
+        for (const op of out.ops) ops.push(op);
+        folded.push({ lane, next: out.next });
+      } catch (error) {
+        failed.push({ lane, error });
+      }
+      took.set(lane, performance.now() - started);
+    }
+    const checkpoints = folded.map(({ lane, next }): ModelOp => ({
+      type: 'put',
+      key: checkpointKey(lane.projector.name),
+      value: next,
+    }));
+    if (folded.length > 0) await store.write([...ops, ...checkpoints]);
+    cache.committed(ops);
+    for (const { lane, next } of folded) {
+      delete lane.error;
+      advance(lane, next);
+    }
+    for (const { lane, error } of failed) {
+      lane.error = error instanceof Error ? error.message : String(error);
+      options.onError?.(error, lane.projector.name);
+      failedCohort(split(c, [lane]));
+    }
+    if (c.lanes.length < 2 || c.progress) return;
+    const total = [...took.values()].reduce((a, b) => a + b, 0);
+    for (const lane of [...c.lanes]) {
+      const ms = took.get(lane) ?? 0;
+      if (ms < SLOW_MS || ms < 2 * (total - ms)) continue;
+      lane.soloUntil = performance.now() + SOLO_MS;
+      void wake(split(c, [lane]));
+    }
+  };
+
+  const drain = async (c: Cohort): Promise<void> => {
+    do {
+      c.again = false;
+      if (c.lanes.length === 0) return;
+      const from = lowest(c.lanes);
+      absorb(c, from - PAGE, highest(c.lanes) + PAGE);
+      let next = pages.after(lowest(c.lanes));
+      for (;;) {
+        const events = await next;
+        if (events.length === 0) break;
+        const end = events.at(-1)!.global_position;
+        // The log is append-only and this fold reaches the page's end, so the next page can be
+        // read while this one folds: catch-up overlaps its I/O with the fold.
+        next = pages.after(end);
+        await foldBatch(c, events);
+        if (c.lanes.length === 0) return;
+        // only lanes at or past this page's end: one behind it would miss the page
+        absorb(c, end, end + PAGE);
+        c.progress?.(end, await log.head());
+      }
+    } while (c.again && !c.paused && !stopped);
+  };
+
+  /** A failed fold or write (a full disk, a store error) is logged and tried again, never dropped. */
+  const failedCohort = (c: Cohort): void => {
+    const delay = Math.min(RETRY_MS.first * 2 ** c.failures++, RETRY_MS.max);
+    c.retry = setTimeout(() => {
+      delete c.retry;
+      void wake(c);
+    }, delay);
+    c.retry.unref();
+  };
+
+  const wake = (c: Cohort): Promise<void> => {
+    c.again = true;
+    if (c.paused || stopped || c.retry || !cohorts.has(c)) return c.running ?? Promise.resolve();
+    c.running ??= drain(c).then(
+      () => {
+        c.failures = 0;
+        delete c.running;
+        if (c.lanes.length === 0) cohorts.delete(c);
+      },
+      (error: unknown) => {
+        delete c.running;
+        const message = error instanceof Error ? error.message : String(error);
+        for (const l of c.lanes) {
+          l.error = message;
+          options.onError?.(error, l.projector.name);
+        }
+        failedCohort(c);
+      },
+    );
+    return c.running;
+  };
+  const wakeAll = () => Promise.all([...cohorts].map(wake));
+  const settle = async (c: Cohort): Promise<void> => {
+    while (c.running) await c.running;
+  };
+  /** Until no cohort folds (one waiting to retry a failure does not count). */
+  const settleAll = async (): Promise<void> => {
+    for (;;) {
+      const busy = [...cohorts].filter((c) => c.running);
+      if (busy.length === 0) return;
+      await Promise.all(busy.map(settle));
+    }
+  };
+
+  for (const l of lanes) await loadLane(l, store, cache);
+  const byPosition = new Map<number, Lane[]>();
+  for (const l of lanes)
+    byPosition.set(l.checkpoint.position, [...(byPosition.get(l.checkpoint.position) ?? []), l]);
+  for (const group of byPosition.values()) cohort(group);
   const live: Subscription = log.live().subscribe(() => void wakeAll());
   await wakeAll();
+  await settleAll();
 
   const waitFor = async (position: number, wait: WaitOptions = {}): Promise<void> => {
     const asked = pick(wait.models);
-    const behind = asked.filter((l) => l.position() < position);
+    const behind = asked.filter((l) => l.checkpoint.position < position);
     if (behind.length === 0) return;
     const timeoutMs = wait.timeoutMs ?? 10_000;
     try {
       await Promise.all(
         behind.map((l) => {
-          void l.wake();
+          void wake(cohortOf.get(l)!);
           return firstValueFrom(
             l.folded$.pipe(
               filter((p) => p >= position),
@@ -231,26 +270,68 @@ export const startProjections = async (
         }),
       );
     } catch {
-      const late = asked.filter((l) => l.position() < position);
+      const late = asked.filter((l) => l.checkpoint.position < position);
       throw new ProjectionTimeoutError(
         position,
-        late.map((l) => ({ name: l.name, position: l.position() })),
+        late.map((l) => ({ name: l.projector.name, position: l.checkpoint.position })),
       );
     }
   };
 
+  const rebuild = async (names: string[], onProgress?: Progress): Promise<void> => {
+    const chosen = pick(names);
+    const owners = new Set(chosen.map((l) => cohortOf.get(l)!));
+    for (const o of owners) o.paused = true;
+    try {
+      await Promise.all([...owners].map(settle));
+      for (const o of owners) o.lanes = o.lanes.filter((l) => !chosen.includes(l));
+    } finally {
+      for (const o of owners) {
+        o.paused = false;
+        if (o.lanes.length > 0) void wake(o);
+        else {
+          if (o.retry) clearTimeout(o.retry);
+          cohorts.delete(o);
+        }
+      }
+    }
+    for (const l of chosen) {
+      delete l.error;
+      l.soloUntil = 0;
+      await resetLane(l, store, cache);
+    }
+    const c = cohort([...chosen], onProgress);
+    try {
+      await wake(c);
+      await settle(c);
+    } finally {
+      delete c.progress;
+    }
+    const broken = chosen.filter((l) => l.error);
+    if (broken.length > 0)
+      throw new Error(
+        broken.map((l) => `rebuilding ${l.projector.name} failed: ${l.error}`).join('; '),
+      );
+  };
+
   return {
     waitFor,
-    async rebuild(names = [], onProgress) {
-      await Promise.all(pick(names).map((l) => l.rebuild(onProgress)));
-    },
+    rebuild: (names = [], onProgress) => rebuild(names, onProgress),
     async status() {
       const head = await log.head();
-      return lanes.map((l) => ({ ...l.status(), head }));
+      return lanes.map((l) => ({
+        name: l.projector.name,
+        ...l.checkpoint,
+        head,
+        ...(l.error ? { error: l.error } : {}),
+      }));
     },
     async stop() {
+      stopped = true;
       live.unsubscribe();
-      await Promise.all(lanes.map((l) => l.stop()));
+      for (const c of cohorts) if (c.retry) clearTimeout(c.retry);
+      await settleAll();
+      for (const l of lanes) l.folded$.complete();
     },
   };
 };

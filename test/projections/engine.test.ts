@@ -91,4 +91,109 @@ describe('projection engine', () => {
     await engine.stop();
     await log.close();
   });
+
+  it('folds every read model of a cohort in one write per page, checkpoints included', async () => {
+    const log = await levelEventLog(await openMemoryLevel(), openCatalog);
+    const writes: number[] = [];
+    const write = log.models.write.bind(log.models);
+    log.models.write = (ops) => (writes.push(ops.length), write(ops));
+    const named = (name: string): Projector => ({ ...counter(), name });
+    const engine = await startProjections(log, [named('one'), named('two'), named('three')]);
+    writes.length = 0;
+    const { lastEventGlobalPosition } = await append(log, 'a', 1);
+    await engine.waitFor(Number(lastEventGlobalPosition));
+    assert.deepEqual(writes, [6], 'three models and three checkpoints, one write');
+    await engine.stop();
+    await log.close();
+  });
+
+  it('a failing read model holds up only itself, and catches up once it folds again', async () => {
+    const log = await levelEventLog(await openMemoryLevel(), openCatalog);
+    let broken = true;
+    const flaky: Projector = {
+      ...counter(),
+      name: 'flaky',
+      async apply(event, tx) {
+        if (broken) throw new Error('disk full');
+        await counter().apply(event, tx);
+      },
+    };
+    const errors: string[] = [];
+    const engine = await startProjections(log, [counter(), flaky], {
+      onError: (_, name) => errors.push(name),
+    });
+    const { lastEventGlobalPosition } = await append(log, 'a', 5);
+    const at = Number(lastEventGlobalPosition);
+    await engine.waitFor(at, { models: ['counter'] });
+    assert.equal(await log.models.get('counter/a'), 5);
+    await assert.rejects(engine.waitFor(at, { models: ['flaky'], timeoutMs: 200 }), /flaky at 0/);
+    assert.ok(errors.includes('flaky'));
+    const status = await engine.status();
+    assert.equal(status.find((s) => s.name === 'flaky')?.error, 'disk full');
+    broken = false;
+    await engine.waitFor(at, { models: ['flaky'], timeoutMs: 10_000 });
+    assert.equal(await log.models.get('flaky/a'), 5);
+    assert.equal((await engine.status()).find((s) => s.name === 'flaky')?.error, undefined);
+    await engine.stop();
+    await log.close();
+  });
+
+  it('a slow read model goes on alone: the others answer before it has folded', async () => {
+    const log = await levelEventLog(await openMemoryLevel(), openCatalog);
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow: Projector = {
+      ...counter(),
+      name: 'slow',
+      async apply(event, tx) {
+        await gate;
+        await counter().apply(event, tx);
+      },
+    };
+    const engine = await startProjections(log, [counter(), slow]);
+    // the first page is folded by both together, and the slow one is split off after it
+    const first = setTimeout(release, 400);
+    const { lastEventGlobalPosition: p1 } = await append(log, 'a', 1);
+    await engine.waitFor(Number(p1));
+    clearTimeout(first);
+
+    let again: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (again = resolve));
+    slow.apply = async (event, tx) => {
+      await held;
+      await counter().apply(event, tx);
+    };
+    const { lastEventGlobalPosition: p2 } = await append(log, 'a', 2);
+    await engine.waitFor(Number(p2), { models: ['counter'], timeoutMs: 5_000 });
+    assert.equal(await log.models.get('counter/a'), 3);
+    assert.equal(await log.models.get('slow/a'), 1, 'the slow model has not folded it yet');
+    again();
+    await engine.waitFor(Number(p2), { models: ['slow'] });
+    assert.equal(await log.models.get('slow/a'), 3);
+    await engine.stop();
+    await log.close();
+  });
+
+  it('rebuilding one read model leaves the others following the log live', async () => {
+    const log = await levelEventLog(await openMemoryLevel(), openCatalog);
+    for (let i = 0; i < 30; i++) await append(log, 'a', 1);
+    let hold: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (hold = resolve));
+    const rebuilt: Projector = { ...counter(), name: 'rebuilt' };
+    const engine = await startProjections(log, [counter(), rebuilt]);
+    rebuilt.apply = async (event, tx) => {
+      await held;
+      await counter().apply(event, tx);
+    };
+    const rebuilding = engine.rebuild(['rebuilt']);
+    const { lastEventGlobalPosition } = await append(log, 'a', 1);
+    await engine.waitFor(Number(lastEventGlobalPosition), { models: ['counter'] });
+    assert.equal(await log.models.get('counter/a'), 31);
+    hold();
+    await rebuilding;
+    await engine.waitFor(Number(lastEventGlobalPosition));
+    assert.equal(await log.models.get('rebuilt/a'), 31);
+    await engine.stop();
+    await log.close();
+  });
 });
