@@ -45,6 +45,8 @@ export type ProjectionEngine = {
 export type EngineOptions = {
   /** told about a fold that failed; the lane retries on its own */
   onError?: (error: unknown, projector: string) => void;
+  /** run the projectors' effects (the writer's engine); off for replays such as the audit's */
+  effects?: boolean;
 };
 
 /** A failed fold is tried again after this long, doubling up to the maximum. */
@@ -103,6 +105,11 @@ const lane = (
     const ops = batch.ops();
     await store.write([...ops, { type: 'put', key: checkpointKey(p.name), value: next }]);
     cache.committed(ops);
+    if (options.effects && p.effect && ops.length > 0) {
+      const prefix = modelPrefix(p.name);
+      const keys = ops.map((op) => op.key.slice(prefix.length));
+      await p.effect(keys, store).catch((error: unknown) => options.onError?.(error, p.name));
+    }
     advance(next);
   };
 
