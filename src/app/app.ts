@@ -82,6 +82,8 @@ export const openApp = async (options: AppOptions = {}) => {
      */
     waitFor: projections.waitFor,
     clock: options.clock ?? (() => new Date()),
+    /** the contexts' own audit checks (`audit verify` runs them after the read models) */
+    audits: modules.flatMap((m) => m.audits ?? []),
     projects: { ...projectCommands(log), ...projectQueries(log.models) },
     tokens: { ...tokenCommands(log), ...tokenQueries(log.models) },
     close: () => log.close(),

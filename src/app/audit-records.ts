@@ -9,7 +9,11 @@ import {
 
 /** The first thing wrong with the log: the event it is in, and why. */
 export type AuditFinding = {
-  check: 'read' | 'envelope' | 'chain' | 'schema' | 'read-model';
+  check: 'read' | 'envelope' | 'chain' | 'schema' | 'read-model' | 'context';
+  /** for context findings: the check that found it (e.g. `missions artifacts`) */
+  context?: string;
+  /** for context findings: the file it is about */
+  file?: string;
   reason: string;
   event_id?: string;
   project_id?: string;

@@ -23,6 +23,8 @@ export type AuditDeps = {
   /** resolves once the stored read models have folded the log up to a position */
   waitFor: (position: number) => Promise<void>;
   onProgress?: (done: number, total: number) => void;
+  /** the contexts' own checks (app.audits), run once the log and read models passed */
+  contexts?: readonly (() => Promise<AuditFinding[]>)[];
 };
 
 /**
@@ -39,11 +41,17 @@ export const auditVerify = async (deps: AuditDeps): Promise<AuditReport> => {
   const models = await auditModels(log, projectors, deps.waitFor);
   if (models.finding)
     return { ok: false, ...base, modelKeys: models.keys, finding: models.finding };
+  for (const check of deps.contexts ?? []) {
+    const [finding] = await check();
+    if (finding) return { ok: false, ...base, modelKeys: models.keys, finding };
+  }
   return { ok: true, ...base, modelKeys: models.keys };
 };
 
 /** One line naming what is wrong, for people and logs. */
 export const describeFinding = (f: AuditFinding): string => {
+  if (f.check === 'context')
+    return `${f.context ?? 'context'}${f.project_id ? ` (project ${f.project_id})` : ''}${f.file ? ` ${f.file}` : ''}: ${f.reason}`;
   if (f.check === 'read-model')
     return `read model ${f.key ?? '(all)'}: ${f.reason} (replaying the log does not reproduce it)`;
   const where = f.event_id

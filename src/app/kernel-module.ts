@@ -1,5 +1,13 @@
 import type { EventDefinition } from '../events/catalog/define.js';
 import type { Projector } from '../projections/projector.js';
+import type { App } from './app.js';
+import type { AuditFinding } from './audit-records.js';
+
+/**
+ * A context's own check for `intentlog audit verify`, beyond the log and its read models: e.g.
+ * the files it projects outside the data dir. Answers its findings (none when all is well).
+ */
+export type ContextAudit = { name: string; run(app: App): Promise<AuditFinding[]> };
 
 /**
  * What the kernel needs of a context to open the log: the event types it writes (the catalog)
@@ -11,4 +19,5 @@ export type KernelModule = {
   name: string;
   events: readonly EventDefinition[];
   projectors?: readonly Projector[];
+  audits?: readonly ContextAudit[];
 };

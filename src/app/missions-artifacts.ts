@@ -66,12 +66,60 @@ const inbox = (desk: Desk): string =>
     `## Parked (mission-linked, no execution right)\n${list(desk.parked.map((p) => `${p.item_id} (${p.mission_id}): ${p.idea} — ${p.rationale}`))}`,
   ]);
 
+/** The Run Contract's prompt: what an agent starting a session on the mission works from. */
+const prompt = (m: Mission, desk: Desk): string => {
+  const c = m.contract.constraints;
+  return doc('PROMPT', [
+    `You work on mission ${m.mission_id} under contract v${m.contract_version} (${m.contract_hash}).`,
+    `Objective: ${m.contract.objective}\nDeliver: ${m.contract.artifact}`,
+    `## Done when\n${list(m.contract.done_criteria.map((k) => `${k.id}: ${k.description}`))}`,
+    `## Not in scope (park it: hai_park_item)\n${list(m.contract.non_goals)}`,
+    `## Where you may work\n${list(c.allowed_paths, '- (whole project)')}`,
+    `## Next step\n${desk.next_step?.content ?? '(none accepted: propose one with hai_propose_next_step)'}`,
+    '## Rules\n- Take a lease first (hai_authorize_session) for the criteria you work on.\n' +
+      '- Check each step (hai_check_activity) and do what required_action says.\n' +
+      '- Changes to the contract go through the owner (hai_recontract); close with evidence files.',
+  ]);
+};
+
+/**
+ * What the log knows of the code: the files each mission's contract points at and the evidence
+ * files each closed criterion was proven by. Never a scan of the disk (a projection of the log).
+ */
+const codeState = (desk: Desk): string => {
+  const missions = Object.values(desk.missions);
+  const active = missions.find((m) => m.status === 'active');
+  const evidence = missions
+    .filter((m) => m.status === 'completed')
+    .map((m) => {
+      const rows = Object.entries(m.evidence).map(
+        ([id, e]) =>
+          `- ${id}: ${e.paths.join(', ') || '(no files)'}${e.note ? ` — ${e.note}` : ''}`,
+      );
+      return `### ${m.mission_id} (${m.contract.artifact})\n${rows.join('\n') || '- (none)'}`;
+    });
+  return doc('CODE_STATE', [
+    `Project: ${desk.project_id}`,
+    active
+      ? `## In progress\nArtifact: ${active.contract.artifact}\nAllowed paths:\n${list(active.contract.constraints.allowed_paths, '- (whole project)')}`
+      : '## In progress\n- (no active mission)',
+    `## Proven by evidence (completed missions)\n${evidence.join('\n\n') || '- (none)'}`,
+  ]);
+};
+
 /** Every artifact the desk implies, by file name; absent names are files that should not exist. */
 export const renderArtifacts = (desk: Desk): Record<string, string> => {
   const mission = desk.active_mission_id ? desk.missions[desk.active_mission_id] : undefined;
   return {
     'PROJECT_STATE.md': projectState(desk),
-    ...(mission ? { 'INTENT.md': intent(mission), 'BRIEFING.md': briefing(mission) } : {}),
+    'CODE_STATE.md': codeState(desk),
+    ...(mission
+      ? {
+          'INTENT.md': intent(mission),
+          'PROMPT.md': prompt(mission, desk),
+          'BRIEFING.md': briefing(mission),
+        }
+      : {}),
     ...(desk.next_step ? { 'NEXT_STEP.md': doc('NEXT_STEP', [desk.next_step.content]) } : {}),
     ...(desk.proposal
       ? {

@@ -7,7 +7,6 @@ import type { LaneStatus } from '../events/catalog/missions.js';
 import { newId } from '../events/ids.js';
 import type { GateArgs, MissionsCore, ProjectRef } from './missions.js';
 import { ARTIFACT_DIR } from './missions-artifacts.js';
-import { canonicalRoot } from './missions-paths.js';
 
 /** The day around missions: lanes, inbox, next steps, checkpoints, intake, stop, mounts. */
 export const dayOps = (core: MissionsCore) => {
@@ -150,27 +149,17 @@ export const dayOps = (core: MissionsCore) => {
         'invalid_args',
         'project_id uses letters, numbers, ".", "_", ":", "/" or "-"',
       );
-    const root = await canonicalRoot(args.local_path);
-    const data = {
-      project_id: args.project_id,
-      device_id: args.device_id,
-      local_path: root,
-      root_hash: sha256Hex(root),
-      implicit: false,
-      owner_ack: args.owner_ack,
-      reason: args.reason,
-    };
-    const out = await core.bind({ type: 'BindProject', data }, principal);
-    const project = { project_id: args.project_id, root, device_id: args.device_id };
+    const out = await core.mounts.bind(args, principal);
+    const project = { project_id: args.project_id, root: out.root, device_id: args.device_id };
     return {
       project,
       position: out.position,
       value: {
         project_id: args.project_id,
         device_id: args.device_id,
-        local_path: root,
-        root_hash: data.root_hash,
-        mounts: Object.keys(out.result.projects[args.project_id] ?? {}),
+        local_path: out.root,
+        root_hash: out.root_hash,
+        mounts: Object.keys(out.result),
       },
     };
   };

@@ -95,7 +95,7 @@ export const missionOps = (core: MissionsCore) => {
     const mounted =
       args.device_id === undefined
         ? null
-        : (await core.mounts()).projects[project.project_id]?.[args.device_id] !== undefined;
+        : (await core.mounts.devicesOf(project.project_id))[args.device_id] !== undefined;
     const { request_id, ...rest } = args;
     const session_id = newId('session');
     const data = {

@@ -1,4 +1,4 @@
-import { realpathSync, statSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { missionsError } from '../commands/missions/errors.js';
 
@@ -18,14 +18,21 @@ const within = (root: string, path: string): boolean => {
 
 /** The real path of `path`, or of its deepest existing ancestor joined with the rest. */
 const realOrAncestor = async (path: string): Promise<string> => {
-  try {
-    return realpathSync.native(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    const parent = dirname(path);
-    if (parent === path) return path;
-    return resolve(await realOrAncestor(parent), relative(parent, path));
-  }
+  // Paths an agent is about to create do not exist yet: ask lstat, which answers undefined
+  // instead of throwing (building an ENOENT error per missing path was most of a check's own
+  // CPU).
+  const stat = lstatSync(path, { throwIfNoEntry: false });
+  if (stat !== undefined)
+    try {
+      return realpathSync.native(path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      // a dangling symlink lands where its target would be created: follow it, not its name
+      if (stat.isSymbolicLink()) return realOrAncestor(resolve(dirname(path), readlinkSync(path)));
+    }
+  const parent = dirname(path);
+  if (parent === path) return path;
+  return resolve(await realOrAncestor(parent), relative(parent, path));
 };
 
 /** A project root as the log keys it: absolute, real (symlinks resolved), an existing directory. */

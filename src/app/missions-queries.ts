@@ -12,7 +12,7 @@ export const queryOps = (core: MissionsCore) => {
   const { resolve, now } = core;
   const at = async (ref: ProjectRef, principal: Principal) => {
     const project = await resolve(ref, principal);
-    return { project, desk: await core.desk(project.project_id) };
+    return { project, desk: await core.view(project.project_id) };
   };
 
   const status = async (ref: ProjectRef, principal: Principal) => {

@@ -5,14 +5,25 @@ import { dayOps } from './missions-day.js';
 import { missionOps } from './missions-ops.js';
 import { closeOps } from './missions-close.js';
 import { queryOps } from './missions-queries.js';
-import { renderArtifacts, artifactDrift, type ArtifactDrift } from './missions-artifacts.js';
+import { join } from 'node:path';
+import { MISSIONS_MODEL, missionsQueries } from '../projections/missions-desk.js';
+import type { AuditFinding } from './audit-records.js';
+import {
+  ARTIFACT_DIR,
+  artifactDrift,
+  renderArtifacts,
+  type ArtifactDrift,
+} from './missions-artifacts.js';
+import { setArtifactDevice } from './missions-artifact-projection.js';
 import { perApp } from './per-app.js';
 
 const configured = new WeakMap<App, MissionsConfig>();
 
 /** Sets an app's missions configuration before its first missions call (tests, embedders). */
 export const configureMissions = (app: App, config: Partial<MissionsConfig>): void => {
-  configured.set(app, { ...missionsConfigFromEnv(), ...config });
+  const full = { ...missionsConfigFromEnv(), ...config };
+  configured.set(app, full);
+  setArtifactDevice(full.deviceId);
 };
 
 /** The missions services of one app: made on first use, from its configuration or the env. */
@@ -25,22 +36,38 @@ export type MissionsService = ReturnType<typeof missions>;
 
 /**
  * The audit check of the artifact projection: every project mounted on this device, its files
- * compared with what its log implies. `audit verify` can report what this returns.
+ * compared with what the missions read model (a fold of the log) implies. `audit verify` runs
+ * it through the module's declaration (src/modules/missions.ts).
  */
 export const missionsArtifactAudit = async (
   app: App,
 ): Promise<{ project_id: string; root: string; drift: ArtifactDrift[] }[]> => {
   const { core } = missions(app);
-  const table = await core.mounts();
+  await app.waitFor(await app.log.head(), [MISSIONS_MODEL]);
+  const read = missionsQueries(app.log.models);
   const out = [];
-  for (const [project_id, devices] of Object.entries(table.projects)) {
-    const mount = devices[core.config.deviceId];
-    if (!mount) continue;
-    const drift = await artifactDrift(
-      mount.local_path,
-      renderArtifacts(await core.desk(project_id)),
-    );
-    out.push({ project_id, root: mount.local_path, drift });
+  for (const mount of await read.mountsOn(core.config.deviceId)) {
+    const files = renderArtifacts(await read.desk(mount.project_id));
+    const drift = await artifactDrift(mount.local_path, files);
+    out.push({ project_id: mount.project_id, root: mount.local_path, drift });
   }
   return out;
+};
+
+/** The same check as `audit verify` findings: one per drifted file. */
+export const missionsArtifactFindings = async (app: App): Promise<AuditFinding[]> =>
+  (await missionsArtifactAudit(app)).flatMap(({ project_id, root, drift }) =>
+    drift.map((d) => ({
+      check: 'context' as const,
+      context: 'missions artifacts',
+      project_id,
+      file: join(root, ARTIFACT_DIR, d.file),
+      reason: `${d.status}: ${DRIFT_REASON[d.status]}`,
+    })),
+  );
+
+const DRIFT_REASON: Record<ArtifactDrift['status'], string> = {
+  missing: 'the log implies this file; it is not on disk (rewritten on the next change)',
+  edited: 'the file differs from what the log implies (edited by hand? never read back as truth)',
+  stale: 'a generated file the log no longer implies',
 };

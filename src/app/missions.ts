@@ -5,35 +5,26 @@ import type { DeskCommand } from '../commands/missions/desk-commands.js';
 import type { DeskEvent } from '../commands/missions/desk-events.js';
 import type { Desk } from '../commands/missions/desk-state.js';
 import {
-  MOUNT_STREAM,
-  implicitProjectId,
-  mountDecider,
-  type BindProject,
-  type MountTable,
-} from '../commands/missions/mounts.js';
-import {
   gateRefusal,
   normalizeOwnerCode,
   type GateInput,
 } from '../commands/missions/owner-gate.js';
 import { principalId, type Principal } from '../commands/principal.js';
-import { sha256Hex } from '../events/codec.js';
 import { newId } from '../events/ids.js';
 import type { App } from './app.js';
-import { renderArtifacts, syncArtifacts } from './missions-artifacts.js';
+import { MISSIONS_MODEL, missionsQueries } from '../projections/missions-desk.js';
+import { artifactWrites } from './missions-artifact-projection.js';
 import { missionsConfigFromEnv, type MissionsConfig } from './missions-config.js';
 import { ownerChannel } from './missions-owner-channel.js';
-import { canonicalRoot } from './missions-paths.js';
+import { missionsMounts, type ProjectRef, type Resolved } from './missions-mounts.js';
+
+export type { ProjectRef, Resolved } from './missions-mounts.js';
 
 /**
  * The missions context at its edges: which project a call means, the owner channel, the clock,
  * and the artifact files. Deciders stay pure; this is where ids, `now`, random codes and file
  * I/O come from.
  */
-
-/** How a call names its project: a directory, or a logical project id (with a device). */
-export type ProjectRef = { project_path?: string; project_id?: string; device_id?: string };
-export type Resolved = { project_id: string; root: string | null; device_id: string };
 
 /** The owner-gate arguments a gated tool takes. */
 export type GateArgs = { owner_code?: string; owner_ack?: boolean; reason?: string };
@@ -49,84 +40,25 @@ export const missionsCore = (app: App, config: MissionsConfig) => {
     causation_event_id: null,
   });
 
-  const mounts = async (): Promise<MountTable> =>
-    (await log.aggregateStream(MOUNT_STREAM, mountDecider)).state;
   const desk = async (projectId: string): Promise<Desk> =>
     (await log.aggregateStream(deskStream(projectId), deskDecider)).state;
+  const mounts = missionsMounts(app, config.deviceId, meta);
+  const resolve = (ref: ProjectRef, _principal: Principal): Promise<Resolved> =>
+    mounts.resolve(ref);
 
-  const bind = (command: BindProject, principal: Principal) =>
-    runCommand(log, {
-      decider: mountDecider,
-      stream: MOUNT_STREAM,
-      command,
-      meta: meta(principal),
-      respond: (table) => table,
-    });
-
-  /** A directory is its own project until bound: the first use mounts it on this device. */
-  const byPath = async (path: string, principal: Principal): Promise<Resolved> => {
-    const root = await canonicalRoot(path);
-    const root_hash = sha256Hex(root);
-    const mounted = (await mounts()).roots[root_hash];
-    if (mounted) return { project_id: mounted.project_id, root, device_id: mounted.device_id };
-    const project_id = implicitProjectId(root_hash);
-    const data = {
-      project_id,
-      device_id: config.deviceId,
-      local_path: root,
-      root_hash,
-      implicit: true,
-      owner_ack: false,
-      reason: 'first use by path',
-    };
-    await bind({ type: 'BindProject', data }, principal);
-    return { project_id, root, device_id: config.deviceId };
+  /**
+   * The desk as the query tools show it: the missions read model, once it has folded the log
+   * up to its head (read-your-writes across processes). Commands decide on `desk` instead.
+   */
+  const view = async (projectId: string): Promise<Desk> => {
+    await app.waitFor(await log.head(), [MISSIONS_MODEL]);
+    return missionsQueries(log.models).desk(projectId);
   };
 
-  const resolve = async (ref: ProjectRef, principal: Principal): Promise<Resolved> => {
-    if (ref.project_path !== undefined) return byPath(ref.project_path, principal);
-    if (ref.project_id === undefined)
-      throw missionsError('invalid_args', 'name the project: project_path or project_id');
-    const devices = (await mounts()).projects[ref.project_id] ?? {};
-    if (Object.keys(devices).length === 0)
-      throw missionsError('missing_project', 'no such project: bind it with hai_bind_project', {
-        project_id: ref.project_id,
-      });
-    const device_id = ref.device_id ?? config.deviceId;
-    return { project_id: ref.project_id, root: devices[device_id]?.local_path ?? null, device_id };
-  };
-
-  // one artifact sync at a time per project, always from the latest state, coalesced
-  const syncing = new Map<string, { run: Promise<void>; again: boolean }>();
-  let artifactWrites = 0;
-  const syncOnce = async (projectId: string, root: string) => {
-    const changed = await syncArtifacts(root, renderArtifacts(await desk(projectId)));
-    artifactWrites += changed.length;
-  };
-  const refreshArtifacts = (project: Resolved): Promise<void> => {
-    const { project_id, root } = project;
-    if (root === null) return Promise.resolve();
-    const current = syncing.get(project_id);
-    if (current) {
-      current.again = true;
-      return current.run;
-    }
-    const entry = { run: Promise.resolve(), again: false };
-    entry.run = (async () => {
-      try {
-        do {
-          entry.again = false;
-          await syncOnce(project_id, root);
-        } while (entry.again);
-      } finally {
-        syncing.delete(project_id);
-      }
-    })();
-    syncing.set(project_id, entry);
-    return entry.run;
-  };
-
-  /** Runs one desk command; refreshes the artifacts when it wrote; answers the gate's refusal. */
+  /**
+   * Runs one desk command; when it wrote, waits for the missions read model to fold it (its
+   * effect writes the artifact files); answers the gate's refusal.
+   */
   const run = async <R>(
     project: Resolved,
     command: DeskCommand,
@@ -155,7 +87,7 @@ export const missionsCore = (app: App, config: MissionsConfig) => {
       },
     });
     const { refusal, events } = outcome.result;
-    if (events?.length) await refreshArtifacts(project);
+    if (events?.length) await app.waitFor(outcome.position, [MISSIONS_MODEL]);
     await settleCodes(events ?? []);
     if (refusal) throw refusal;
     return {
@@ -182,11 +114,22 @@ export const missionsCore = (app: App, config: MissionsConfig) => {
     args: GateArgs,
     operation: string,
     change: unknown,
+    principal: Principal,
   ): Promise<{ input: GateInput; discard: () => Promise<void> }> => {
     const reason = args.reason ?? null;
+    const caller = {
+      actor_id: principalId(principal),
+      owner: await mounts.mayOwn(project.project_id, principal),
+    };
+    // no code goes to the owner for a caller the gate will refuse anyway
+    if (!caller.owner)
+      return {
+        input: { mode: 'ack_legacy', owner_ack: false, reason, caller },
+        discard: async () => {},
+      };
     if (config.gateMode === 'ack_legacy')
       return {
-        input: { mode: 'ack_legacy', owner_ack: args.owner_ack === true, reason },
+        input: { mode: 'ack_legacy', owner_ack: args.owner_ack === true, reason, caller },
         discard: async () => {},
       };
     const challenge_id = newId('ch');
@@ -206,7 +149,7 @@ export const missionsCore = (app: App, config: MissionsConfig) => {
         expires_at,
       };
       return {
-        input: { mode: 'nonce', owner_code: code, reason, fresh: unused },
+        input: { mode: 'nonce', owner_code: code, reason, fresh: unused, caller },
         discard: async () => {},
       };
     }
@@ -215,7 +158,7 @@ export const missionsCore = (app: App, config: MissionsConfig) => {
       { project_id: project.project_id, operation, change },
     );
     return {
-      input: { mode: 'nonce', owner_code: null, reason, fresh },
+      input: { mode: 'nonce', owner_code: null, reason, fresh, caller },
       discard: () => channel.discard(challenge_id),
     };
   };
@@ -228,7 +171,13 @@ export const missionsCore = (app: App, config: MissionsConfig) => {
     principal: Principal,
     respond: (state: Desk, events: DeskEvent[]) => R,
   ) => {
-    const { input, discard } = await gate(project, gated.args, gated.operation, gated.change);
+    const { input, discard } = await gate(
+      project,
+      gated.args,
+      gated.operation,
+      gated.change,
+      principal,
+    );
     try {
       return await run(project, command(input), principal, respond);
     } finally {
@@ -250,12 +199,11 @@ export const missionsCore = (app: App, config: MissionsConfig) => {
     now,
     mounts,
     desk,
-    bind,
     resolve,
     run,
     runGated,
-    refreshArtifacts,
-    artifactWrites: () => artifactWrites,
+    view,
+    artifactWrites,
   };
 };
 

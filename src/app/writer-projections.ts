@@ -46,7 +46,10 @@ export const writerProjections = (
     >,
   };
   const onWriter = async (log: EventLog) => {
-    const started = await startProjections(log, projectors, onError ? { onError } : {});
+    const started = await startProjections(log, projectors, {
+      effects: true,
+      ...(onError ? { onError } : {}),
+    });
     engine = started;
     return async () => {
       if (engine === started) engine = undefined;

@@ -4,7 +4,7 @@ import type { EventLog, LogEvent, ModelOp } from '../events/index.js';
 import { advance, foldPage, loadLane, newLane, resetLane, type Lane } from './lane.js';
 import { modelCache } from './model-batch.js';
 import { PAGE, pageReader } from './page-reader.js';
-import { checkpointKey, type Projector } from './projector.js';
+import { checkpointKey, modelPrefix, type Projector } from './projector.js';
 
 export type ProjectionStatus = {
   name: string;
@@ -47,6 +47,8 @@ export type ProjectionEngine = {
 export type EngineOptions = {
   /** told about a fold that failed; the lane retries on its own */
   onError?: (error: unknown, projector: string) => void;
+  /** run the projectors' effects (the writer's engine); off for replays such as the audit's */
+  effects?: boolean;
 };
 
 /** A failed fold is tried again after this long, doubling up to the maximum. */
@@ -133,10 +135,19 @@ export const startProjections = async (
     return cohort([...out]);
   };
 
+  /** A projector's side effect, after its batch is committed and before it counts as folded. */
+  const runEffect = async (lane: Lane, written: readonly ModelOp[]): Promise<void> => {
+    const { effect, name } = lane.projector;
+    if (!options.effects || !effect || written.length === 0) return;
+    const prefix = modelPrefix(name);
+    const keys = written.map((op) => op.key.slice(prefix.length));
+    await effect(keys, store).catch((error: unknown) => options.onError?.(error, name));
+  };
+
   /** One page through every lane of the cohort, committed in one write. */
   const foldBatch = async (c: Cohort, events: LogEvent[]): Promise<void> => {
     const ops: ModelOp[] = [];
-    const folded: { lane: Lane; next: Lane['checkpoint'] }[] = [];
+    const folded: { lane: Lane; next: Lane['checkpoint']; ops: ModelOp[] }[] = [];
     const failed: { lane: Lane; error: unknown }[] = [];
     const took = new Map<Lane, number>();
     for (const lane of c.lanes) {
@@ -144,7 +155,7 @@ export const startProjections = async (
       try {
         const out = await foldPage(lane, events, store, cache);
         for (const op of out.ops) ops.push(op);
-        folded.push({ lane, next: out.next });
+        folded.push({ lane, next: out.next, ops: out.ops });
       } catch (error) {
         failed.push({ lane, error });
       }
@@ -157,8 +168,9 @@ export const startProjections = async (
     }));
     if (folded.length > 0) await store.write([...ops, ...checkpoints]);
     cache.committed(ops);
-    for (const { lane, next } of folded) {
+    for (const { lane, next, ops: written } of folded) {
       delete lane.error;
+      await runEffect(lane, written);
       advance(lane, next);
     }
     for (const { lane, error } of failed) {

@@ -1,5 +1,5 @@
 import type { EventDefinition } from '../events/catalog/define.js';
-import type { LogEvent } from '../events/index.js';
+import type { LogEvent, ModelStore } from '../events/index.js';
 
 /** Read and write access to one projector's keyspace inside one engine batch. */
 export type ModelTx = {
@@ -20,6 +20,13 @@ export type Projector = {
   /** event types it folds; every other event only advances its checkpoint */
   handles: readonly string[];
   apply(event: LogEvent, tx: ModelTx): Promise<void>;
+  /**
+   * A file projection's side effect (e.g. the missions artifacts): run by the live engine after
+   * each batch is committed and before its position is reported folded, so read-your-writes
+   * covers it; never by the audit's replay. Told the keys the batch wrote in this keyspace.
+   * A failure is reported (onError) and does not stop the fold.
+   */
+  effect?: (keys: readonly string[], models: ModelStore) => Promise<void>;
 };
 
 /** A log event of one declared type, its data typed by the latest schema of that type. */
@@ -38,11 +45,13 @@ export const defineProjector = <const D extends readonly EventDefinition[]>(proj
   version: number;
   events: D;
   apply(event: LogEventOf<D[number]>, tx: ModelTx): Promise<void>;
+  effect?: Projector['effect'];
 }): Projector => ({
   name: projector.name,
   version: projector.version,
   handles: projector.events.map((e) => e.type),
   apply: (event, tx) => projector.apply(event as LogEventOf<D[number]>, tx),
+  ...(projector.effect ? { effect: projector.effect } : {}),
 });
 
 /**

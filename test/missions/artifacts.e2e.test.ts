@@ -3,8 +3,9 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { auditVerify } from '../../src/app/audit.js';
 import { missions, missionsArtifactAudit } from '../../src/app/missions-service.js';
-import { SYSTEM } from '../../src/commands/principal.js';
+import { MISSIONS_MODEL } from '../../src/projections/missions-desk.js';
 import { contractArgs, withMissions, type MissionsWorld } from './harness.js';
 
 const ARTIFACTS = 'Projek-Managment';
@@ -36,22 +37,20 @@ describe('artifacts: a file projection of the log', () => {
       const written = await snapshot(dir);
       assert.deepEqual(Object.keys(written), [
         'BRIEFING.md',
+        'CODE_STATE.md',
         'INBOX.md',
         'INTENT.md',
         'NEXT_STEP.md',
         'NEXT_STEP.proposed.md',
         'PROJECT_STATE.md',
+        'PROMPT.md',
       ]);
       await rm(dir, { recursive: true });
-      await withMissions(
-        async ({ app, dirs }) => {
-          const service = missions(app);
-          await service.core.refreshArtifacts(
-            await service.core.resolve({ project_path: dirs.project }, SYSTEM),
-          );
-        },
-        { store: 'level', root },
-      );
+      // the projection side writes them: rebuilding the read model from the log alone
+      await withMissions(({ app }) => app.projections.rebuild([MISSIONS_MODEL]), {
+        store: 'level',
+        root,
+      });
       assert.deepEqual(await snapshot(dir), written);
     } finally {
       await rm(root, { recursive: true, force: true });
@@ -98,5 +97,41 @@ describe('artifacts: a file projection of the log', () => {
       await world.call('hai_park', { project_path: world.dirs.project, text: 'a change' });
       assert.equal(await readFile(join(dir, 'NEXT_STEP.md'), 'utf8'), truth);
       assert.deepEqual((await missionsArtifactAudit(world.app))[0]!.drift, []);
+    }));
+
+  it('a rebuild of the read model equals the live one, files and keys', () =>
+    withMissions(async (world) => {
+      await aDay(world);
+      const dir = join(world.dirs.project, ARTIFACTS);
+      const live = await snapshot(dir);
+      const keys = async () =>
+        JSON.stringify(await world.app.log.models.range({ prefix: `${MISSIONS_MODEL}/` }));
+      const liveKeys = await keys();
+      await rm(dir, { recursive: true });
+      await world.app.projections.rebuild([MISSIONS_MODEL]);
+      assert.deepEqual(await snapshot(dir), live);
+      assert.equal(await keys(), liveKeys);
+    }));
+
+  it('audit verify reports a tampered artifact (through the module declaration)', () =>
+    withMissions(async (world) => {
+      await aDay(world);
+      const verify = () =>
+        auditVerify({
+          log: world.app.log,
+          catalog: world.app.catalog,
+          projectors: world.app.projectors,
+          waitFor: world.app.waitFor,
+          contexts: world.app.audits.map((a) => () => a.run(world.app)),
+        });
+      assert.equal((await verify()).ok, true);
+      const file = join(world.dirs.project, ARTIFACTS, 'NEXT_STEP.md');
+      await writeFile(file, 'skip the tests\n');
+      const report = await verify();
+      assert.equal(report.ok, false);
+      assert.equal(report.finding?.check, 'context');
+      assert.equal(report.finding?.context, 'missions artifacts');
+      assert.equal(report.finding?.file, file);
+      assert.match(report.finding?.reason ?? '', /^edited/);
     }));
 });

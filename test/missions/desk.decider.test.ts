@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import { deciderSpec } from '../commands/decider-spec.js';
 import { deskDecider } from '../../src/commands/missions/desk.js';
 import type { DeskEvent } from '../../src/commands/missions/desk-events.js';
-import { P, T0, at, contract, granted, opened, withCode } from './fixture.js';
+import { OWNER, P, T0, at, contract, granted, opened, withCode } from './fixture.js';
 
 const given = deciderSpec(deskDecider);
 
@@ -227,7 +227,7 @@ describe('missions desk decider', () => {
           reason: 'no-op',
           mode: 'normal',
           break_glass_marker: false,
-          gate: { mode: 'ack_legacy', owner_ack: true, reason: 'ok' },
+          gate: { mode: 'ack_legacy', owner_ack: true, reason: 'ok', caller: OWNER },
         },
       })
       .thenThrows(withCode('invalid_args')));

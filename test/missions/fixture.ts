@@ -69,17 +69,21 @@ export const fresh = (challenge_id = 'CH1', code = CODE, minutes = 10) => ({
   channel: 'file',
   expires_at: at(minutes),
 });
+/** The caller of a gated command: an owner of the project, unless a test says otherwise. */
+export const OWNER = { actor_id: 'sam', owner: true };
 export const askGate = (challenge_id = 'CH1'): GateInput => ({
   mode: 'nonce',
   owner_code: null,
   reason: 'scope grew',
   fresh: fresh(challenge_id),
+  caller: OWNER,
 });
 export const presentGate = (code: string): GateInput => ({
   mode: 'nonce',
   owner_code: code,
   reason: 'scope grew',
   fresh: fresh('CH-unused'),
+  caller: OWNER,
 });
 
 /** The decider refused with this contract code (and, optionally, these details). */

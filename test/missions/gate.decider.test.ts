@@ -9,7 +9,7 @@ import {
   normalizeOwnerCode,
   type GateInput,
 } from '../../src/commands/missions/owner-gate.js';
-import { CODE, P, T0, askGate, at, fresh, presentGate, withCode } from './fixture.js';
+import { CODE, OWNER, P, T0, askGate, at, fresh, presentGate, withCode } from './fixture.js';
 
 const given = deciderSpec(deskDecider);
 
@@ -134,12 +134,14 @@ describe('owner gate (nonce)', () => {
 describe('owner gate (ack_legacy)', () => {
   it('needs owner_ack=true and a reason', () =>
     given([proposed])
-      .when(accept({ mode: 'ack_legacy', owner_ack: false, reason: 'ok' }))
+      .when(accept({ mode: 'ack_legacy', owner_ack: false, reason: 'ok', caller: OWNER }))
       .thenThrows(withCode('owner_gate_required', (d) => d.gate === 'ack_legacy')));
 
   it('passes with owner_ack=true and a reason, and says so on the event', () =>
     given([proposed])
-      .when(accept({ mode: 'ack_legacy', owner_ack: true, reason: 'looks right' }, 2))
+      .when(
+        accept({ mode: 'ack_legacy', owner_ack: true, reason: 'looks right', caller: OWNER }, 2),
+      )
       .then([
         {
           ...accepted,
@@ -149,4 +151,24 @@ describe('owner gate (ack_legacy)', () => {
           },
         } as DeskEvent,
       ]));
+});
+
+describe('owner gate: the missions owner role', () => {
+  const stranger = { actor_id: 'eve', owner: false };
+  it('refuses a caller without the role before issuing a challenge (no code goes out)', () =>
+    given([proposed])
+      .when(accept({ ...askGate(), caller: stranger }))
+      .thenThrows(
+        withCode('owner_role_required', (d) => d.actor_id === 'eve' && d.required_role === 'owner'),
+      ));
+
+  it('refuses the right code from a caller without the role, and uses no attempt', () =>
+    given([proposed, issued])
+      .when(accept({ ...presentGate(CODE), caller: stranger }, 2))
+      .thenThrows(withCode('owner_role_required')));
+
+  it('refuses owner_ack from a caller without the role (ack_legacy)', () =>
+    given([proposed])
+      .when(accept({ mode: 'ack_legacy', owner_ack: true, reason: 'ok', caller: stranger }))
+      .thenThrows(withCode('owner_role_required')));
 });

@@ -67,6 +67,10 @@ describe('paths are resolved and confined', () => {
       assert.equal(codeOf(await open(['../outside'])), 'path_outside_root');
       assert.equal(codeOf(await open([dirs.outside])), 'path_outside_root');
       assert.equal(codeOf(await open(['src/escape/inner'])), 'path_outside_root');
+      // a dangling link: what it points at does not exist yet, and would be created outside
+      await symlink(join(dirs.outside, 'not-yet'), join(dirs.project, 'src/dangling'));
+      assert.equal(codeOf(await open(['src/dangling'])), 'path_outside_root');
+      assert.equal(codeOf(await open(['src/dangling/deeper'])), 'path_outside_root');
       const mission = await open(['src', join(dirs.project, 'test')]);
       assert.deepEqual(
         (mission.result!.contract as { constraints: { allowed_paths: string[] } }).constraints

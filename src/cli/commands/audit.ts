@@ -23,6 +23,7 @@ const verify = (): Command =>
               log: app.log,
               catalog: app.catalog,
               projectors: app.projectors,
+              contexts: app.audits.map((a) => () => a.run(app)),
               waitFor: app.waitFor,
               onProgress: (done, total) => bar.update(done, total),
             }).finally(() => bar.stop());

@@ -19,7 +19,9 @@ export type MissionsErrorCode =
   | 'invalid_owner_code'
   | 'no_pending_challenge'
   | 'malformed_owner_code'
-  | 'owner_channel_unavailable';
+  | 'owner_channel_unavailable'
+  /** an owner-gated change by a caller without the missions `owner` role (docs/decisions.md) */
+  | 'owner_role_required';
 
 /** A refusal in the contract's words: nothing is written, the caller branches on `code`. */
 export const missionsError = (

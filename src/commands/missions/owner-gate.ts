@@ -34,7 +34,7 @@ export type FreshChallenge = {
   expires_at: string;
 };
 
-export type GateInput =
+export type GateInput = (
   | { mode: 'ack_legacy'; owner_ack: boolean; reason: string | null }
   | {
       mode: 'nonce';
@@ -43,7 +43,15 @@ export type GateInput =
       reason: string | null;
       /** used only when no challenge for this change is pending */
       fresh: FreshChallenge;
-    };
+    }
+) & {
+  /**
+   * Whether the caller may make this project's owner-gated changes: SYSTEM, or an actor with
+   * the missions `owner` role on the project's roster. A code or an ack from anyone else is
+   * refused before it is looked at (no attempt used, no challenge issued).
+   */
+  caller: { actor_id: string; owner: boolean };
+};
 
 export type GateDecision =
   { passed: true; gate: GatePassed; events: DeskEvent[] } | { passed: false; events: DeskEvent[] };
@@ -144,6 +152,12 @@ export const decideGate = (
   fingerprint: string,
   now: string,
 ): GateDecision => {
+  if (!input.caller.owner)
+    throw missionsError(
+      'owner_role_required',
+      'only an owner of this project (missions role owner) makes owner-gated changes',
+      { actor_id: input.caller.actor_id, required_role: 'owner', operation },
+    );
   if (input.mode === 'ack_legacy') return legacy(input);
   if (input.owner_code === null) return ask(desk, input, operation, fingerprint, now);
   return present(desk, input, fingerprint, input.owner_code, now);

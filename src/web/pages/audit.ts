@@ -21,6 +21,7 @@ export const auditStream = (app: App): Response => {
           log: app.log,
           catalog: app.catalog,
           projectors: app.projectors,
+          contexts: app.audits.map((a) => () => a.run(app)),
           waitFor: (position) => app.waitFor(position),
           onProgress: (done, total) => {
             const now = Date.now();

@@ -1,0 +1,61 @@
+import { evolveDesk, initialDesk, type Desk } from '../commands/missions/desk-state.js';
+import type { DeskEvent } from '../commands/missions/desk-events.js';
+import type { Mount } from '../commands/missions/mounts.js';
+import { deskEvents } from '../events/catalog/missions.js';
+import type { ModelStore } from '../events/index.js';
+import { defineProjector, modelKey, modelKeyPrefix } from './projector.js';
+
+/**
+ * The missions read model: each project's desk as the query tools show it, and the mounts by
+ * device (which directories the artifact projection and its audit look at). Folded from the
+ * desk streams and every `mission_project.mounted`, the earlier mount table's included.
+ */
+export const MISSIONS_MODEL = 'missions';
+
+export const MissionsKeys = {
+  desk: (projectId: string) => modelKey('desk', projectId),
+  mount: (deviceId: string, projectId: string) => modelKey('mount', deviceId, projectId),
+  mountsOn: (deviceId: string) => modelKeyPrefix('mount', deviceId),
+  /** which project a directory is on a device: one at a time, as the kernel's root binding */
+  path: (deviceId: string, localPath: string) => modelKey('path', deviceId, localPath),
+};
+
+export const missionsProjector = defineProjector({
+  name: MISSIONS_MODEL,
+  version: 1,
+  events: deskEvents,
+  async apply(event, tx) {
+    if (event.type === 'mission_project.mounted') {
+      const { reason: _r, ...mount } = event.data;
+      const { device_id, project_id, local_path } = mount;
+      // the directory leaves the project that held it; the project leaves its old directory
+      const holder = await tx.get<string>(MissionsKeys.path(device_id, local_path));
+      if (holder !== undefined && holder !== project_id)
+        tx.del(MissionsKeys.mount(device_id, holder));
+      const previous = await tx.get<Mount>(MissionsKeys.mount(device_id, project_id));
+      if (previous && previous.local_path !== local_path)
+        tx.del(MissionsKeys.path(device_id, previous.local_path));
+      tx.put(MissionsKeys.mount(device_id, project_id), mount satisfies Mount);
+      tx.put(MissionsKeys.path(device_id, local_path), project_id);
+      return;
+    }
+    const key = MissionsKeys.desk(event.data.project_id);
+    const desk = (await tx.get<Desk>(key)) ?? initialDesk();
+    tx.put(key, evolveDesk(desk, { type: event.type, data: event.data } as DeskEvent));
+  },
+});
+
+const under = (key: string) => `${MISSIONS_MODEL}/${key}`;
+
+/** Reads of the missions read model. */
+export const missionsQueries = (models: ModelStore) => ({
+  desk: async (projectId: string): Promise<Desk> =>
+    (await models.get<Desk>(under(MissionsKeys.desk(projectId)))) ?? initialDesk(),
+  mount: (deviceId: string, projectId: string) =>
+    models.get<Mount>(under(MissionsKeys.mount(deviceId, projectId))),
+  /** every project mounted on a device, by project id */
+  mountsOn: async (deviceId: string): Promise<Mount[]> =>
+    (await models.range<Mount>({ prefix: under(MissionsKeys.mountsOn(deviceId)) })).map(
+      ([, m]) => m,
+    ),
+});
