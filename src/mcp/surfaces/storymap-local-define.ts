@@ -108,8 +108,10 @@ const delegate = async (
   return tool.run(parsed.data, ctx);
 };
 
-export const localTool = <A extends Shape>(spec: LocalSpec<A>): AnyTool =>
-  defineTool({
+export const localTool = <A extends Shape>(spec: LocalSpec<A>): AnyTool => {
+  // the hosted tool's card, when it renders one (its result carries the card)
+  const meta = hostedTool(spec.hosted)?.meta;
+  return defineTool({
     name: spec.name,
     title: spec.title,
     description: spec.description,
@@ -117,8 +119,7 @@ export const localTool = <A extends Shape>(spec: LocalSpec<A>): AnyTool =>
     output: z.unknown(),
     annotations: spec.annotations,
     tier: spec.mode,
-    // the hosted tool's card, when it renders one (its result carries the card)
-    ...(hostedTool(spec.hosted)?.meta ? { meta: hostedTool(spec.hosted)!.meta } : {}),
+    ...(meta ? { meta } : {}),
     async run(input, ctx) {
       const args = input as Args<A>;
       const { project_id } = await findLink();
@@ -132,3 +133,4 @@ export const localTool = <A extends Shape>(spec: LocalSpec<A>): AnyTool =>
       };
     },
   });
+};
