@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { storymap } from '../../app/storymap.js';
+import { cancelledAmong, type CancelledStory } from '../../app/storymap-cancelled.js';
 import { findLink } from '../../app/storymap-link.js';
-import { domainError, isDomainError } from '../../commands/errors.js';
-import type { StoryView } from '../../projections/storymap-views.js';
+import { domainError } from '../../commands/errors.js';
 import { invalidArguments } from '../result.js';
 import {
   defineTool,
@@ -60,38 +59,21 @@ const notAvailable = (local: string, hosted: string) =>
   );
 
 /** The contract's hard stop: the response starts "Development of … was cancelled". */
-export const cancelledStop = (story: StoryView) =>
+export const cancelledStop = (story: CancelledStory) =>
   domainError(
     'story_cancelled',
     `Development of ${story.key} "${story.title}" was cancelled` +
-      (story.cancellation_reason ? ` (${story.cancellation_reason})` : '') +
+      (story.reason ? ` (${story.reason})` : '') +
       '. Stop all work on this story now: do not retry, do not change its code, tests or ' +
       'criteria. Pick another story (list_stories) or ask the founder.',
     {
-      story_id: story.id,
+      story_id: story.story_id,
       key: story.key,
       title: story.title,
-      cancelled_at: story.cancelled_at,
-      cancellation_reason: story.cancellation_reason,
+      cancellation_reason: story.reason,
       hard_stop: true,
     },
   );
-
-/**
- * Refuses the call when a story it names is cancelled. A reference that names no story is left
- * to the hosted tool, which refuses it in its own words.
- */
-const stopOnCancelled = async (ctx: ToolContext, projectId: string, refs: readonly string[]) => {
-  const reads = storymap(ctx.app).reads;
-  await reads.map(projectId, ctx.principal);
-  for (const ref of refs) {
-    const story = await reads.resolve(projectId, ref).catch((error: unknown) => {
-      if (isDomainError(error) && error.code === 'not_found') return undefined;
-      throw error;
-    });
-    if (story?.cancelled_at) throw cancelledStop(story);
-  }
-};
 
 /** Runs the hosted tool with the linked project, as if the caller had named it. */
 const delegate = async (
@@ -124,7 +106,10 @@ export const localTool = <A extends Shape>(spec: LocalSpec<A>): AnyTool => {
       const args = input as Args<A>;
       const { project_id } = await findLink();
       const refs = spec.names?.(args) ?? [];
-      if (refs.length > 0) await stopOnCancelled(ctx, project_id, refs);
+      if (refs.length > 0) {
+        const cancelled = await cancelledAmong(ctx.app, project_id, refs, ctx.principal);
+        if (cancelled) throw cancelledStop(cancelled);
+      }
       const answer = await delegate(spec.name, spec.hosted, spec.toHosted(args), project_id, ctx);
       return {
         ...answer,
