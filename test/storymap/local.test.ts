@@ -4,9 +4,11 @@ import type { Client } from '@modelcontextprotocol/client';
 import { modules, surfacesOf } from '../../src/modules/index.js';
 import { resolveSurfaces } from '../../src/mcp/surfaces/index.js';
 import { hostedTool } from '../../src/mcp/surfaces/storymap-local-define.js';
-import { withApp } from '../mcp/harness.js';
+import { serveOverHttp } from '../../src/mcp/serve.js';
+import { silent, withApp } from '../mcp/harness.js';
+import { httpClient, issueToken } from '../mcp/http-harness.js';
 import { ALL, CORE, localSession, RESOURCES, STANDARD, withLinkedRoot } from './local-fixture.js';
-import { ok, refused, type Call } from './session.js';
+import { callOf, ok, refused, type Call } from './session.js';
 
 const read = async (client: Client, uri: string) => {
   const { contents } = await client.readResource({ uri });
@@ -319,4 +321,39 @@ describe('storymap-local: tools mapped to hosted tools being built elsewhere', (
       assert.match(JSON.stringify(r), /Upload photos/);
     }),
   );
+});
+
+describe('storymap-local over HTTP', () => {
+  it('is mounted at /mcp/storymap-local/<mode>, with the same mode refusal', () =>
+    withApp(async (app) => {
+      const all = surfacesOf(modules);
+      const s = await localSession(app, 'core');
+      const listening = await serveOverHttp({
+        app,
+        selection: resolveSurfaces(all, 'system'),
+        mounted: all,
+        log: silent,
+        host: '127.0.0.1',
+        port: 0,
+        stateful: false,
+      });
+      try {
+        await withLinkedRoot(s.project_id, async () => {
+          const token = await issueToken(app);
+          const { client } = await httpClient(`${listening.url}/storymap-local/standard`, {
+            token,
+          });
+          const call = callOf(client);
+          assert.equal((await client.listTools()).tools.length, STANDARD.length);
+          const error = await refused(call, 'research', { query: 'x' }, 'mode_required');
+          assert.equal(error.details.mode_needed, 'all');
+          assert.equal((await ok(call, 'get_status')).total, 2);
+          await client.close();
+        });
+      } finally {
+        await listening.close();
+        await s.local.close();
+        await s.hosted.close();
+      }
+    }));
 });
