@@ -165,6 +165,7 @@ const registerTool = (
       inputSchema: schemas.input,
       outputSchema: schemas.output,
       annotations: tool.annotations,
+      ...(tool.meta ? { _meta: tool.meta } : {}),
     },
     observedCall(surface, tool, contextOf, observe),
   );

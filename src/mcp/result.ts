@@ -100,7 +100,10 @@ export const errorResult = (
     error: { code, message: error.message, details: error.details },
   };
   return {
-    content: text(`${tool.name} failed: ${code}: ${error.message}`, envelope),
+    content: text(
+      vocabulary.errorSummary?.(error) ?? `${tool.name} failed: ${code}: ${error.message}`,
+      envelope,
+    ),
     structuredContent: envelope,
     isError: true,
   };

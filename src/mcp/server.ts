@@ -8,6 +8,7 @@ import { forbidden } from '../commands/errors.js';
 import type { Principal } from '../commands/principal.js';
 import { registerSurface, type ContextOf } from './adapter.js';
 import type { SelectedSurface } from './surfaces/index.js';
+import { refuseOutsideTiers } from './tier-refusal.js';
 import { z } from 'zod';
 import type { CallInfo, ServedInfo, TransportKind } from './tool.js';
 
@@ -115,6 +116,7 @@ export const serverFactory = (setup: ServerSetup): (() => McpServer) => {
     );
     for (const { surface, tier } of setup.selection)
       registerSurface(server, surface, tier, contextOf, setup.observe);
+    refuseOutsideTiers(server, setup.selection);
     return server;
   };
 };

@@ -110,6 +110,8 @@ export type ToolDefinition<
   tier: string;
   /** version of this tool's result shape; bump it when `output` changes incompatibly */
   schemaVersion?: number;
+  /** the tool's `_meta` in tools/list, e.g. the MCP Apps card it renders (`ui.resourceUri`) */
+  meta?: Record<string, unknown>;
   run(args: z.output<Input>, ctx: ToolContext): Promise<ToolSuccess<z.input<Output>>>;
 };
 
@@ -162,6 +164,11 @@ export type Vocabulary = {
   envelopeOf?: (args: unknown) => Record<string, unknown>;
   /** a kernel code as this contract names it (e.g. `conflict` → `REQUEST_ID_REUSED`) */
   errorCodes?: Partial<Record<ErrorCode, string>>;
+  /**
+   * The line an error result's text starts with, where the contract fixes it (the local story
+   * map's "Development of … was cancelled"); default `<tool> failed: <code>: <message>`.
+   */
+  errorSummary?: (error: { code: string; message: string }) => string | undefined;
 };
 
 /**

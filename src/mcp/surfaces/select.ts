@@ -12,6 +12,8 @@ export class SurfaceError extends Error {
 }
 
 const TOOL_NAME = /^[a-z0-9_]+$/;
+/** Prompts may also use hyphens, as the contracts name them (`spec-my-idea`). */
+const PROMPT_NAME = /^[a-z0-9_-]+$/;
 
 const isStrictObject = (schema: unknown): boolean => {
   const def = (schema as { def?: { type?: string; catchall?: { def?: { type?: string } } } }).def;
@@ -35,7 +37,7 @@ export const checkSurface = (surface: Surface): void => {
     if (!isStrictObject(tool.input)) fail(`tool "${tool.name}" input is not a z.strictObject`);
   }
   for (const prompt of surface.prompts ?? []) {
-    if (!TOOL_NAME.test(prompt.name)) fail(`prompt name "${prompt.name}" is not [a-z0-9_]+`);
+    if (!PROMPT_NAME.test(prompt.name)) fail(`prompt name "${prompt.name}" is not [a-z0-9_-]+`);
     if (!prompt.description.trim()) fail(`prompt "${prompt.name}" has no description`);
   }
   for (const resource of surface.resources ?? [])

@@ -1,21 +1,24 @@
 import type { Surface } from '../tool.js';
+import { cardResource, withCards } from './storymap-cards.js';
 import { planTools } from './storymap-plan-tools.js';
 import { projectTools } from './storymap-project-tools.js';
+import { specMyIdeaPrompt, specMyIdeaText, workflowPrompt } from './storymap-prompts.js';
 import { storyTools } from './storymap-story-tools.js';
 
 /**
  * The story map (contracts/storymap.md, hosted part): projects, the vision, stories and their
  * criteria, releases, the build order, decisions and notes. Its create_project clashes with
- * governance's, so `serve` mounts it at /mcp/storymap.
+ * governance's, so `serve` mounts it at /mcp/storymap. Its instructions are the spec-my-idea
+ * prompt's text; get_story, get_status, check_release_readiness and get_build_order render
+ * cards (storymap-cards.ts).
  */
 export const storyMapSurface: Surface = {
   name: 'storymap',
   title: 'Story map',
-  instructions:
-    'The story map: start with list_projects (or create_project), then get_session_context. ' +
-    'Answer the vision (set_vision) before create_stories. Stories are named by keys like PB-42. ' +
-    'ready_for_dev and approved are set by the founder (`intentlog founder`), not by agents.',
+  instructions: specMyIdeaText(),
   tiers: ['all'],
   defaultTier: 'all',
-  tools: [...projectTools, ...storyTools, ...planTools],
+  tools: withCards([...projectTools, ...storyTools, ...planTools]),
+  resources: [cardResource],
+  prompts: [specMyIdeaPrompt, workflowPrompt],
 };
