@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { median } from './stats.js';
 
 /**
- * `npm run bench:startup`: medians of 5 of what a host pays to start intentlog, beside bare
+ * `npm run bench:startup`: medians of 11 of what a host pays to start intentlog, beside bare
  * Node: `--version`, `token create`, and `mcp` from spawn to the answer to `initialize`.
  */
-const RUNS = 5;
+const RUNS = 11;
 const main = join(process.cwd(), 'dist/cli/main.js');
 
 const timed = (args: string[]): number => {

@@ -5,6 +5,7 @@
  * - no `$schema` (MCP says tool schemas are 2020-12 unless they say otherwise);
  * - no `minimum`/`maximum` that only restate JavaScript's safe-integer range (`.int()`);
  * - `anyOf: [X, {type: 'null'}]` with X of one plain type becomes X with `type: [t, 'null']`;
+ * - no `type` beside an `enum` or `const` whose values are all of that type (equality says it);
  * - no `propertyNames: {type: 'string'}` or `additionalProperties: {}` (they allow anything);
  * - in output schemas (`output: true`), no descriptions and no `additionalProperties: false`:
  *   hosts validate results with them but show the model the result itself, never this schema,
@@ -29,13 +30,41 @@ const mergeNullable = (schema: Json): Json => {
   );
   if (nullAt < 0) return schema;
   const other = anyOf[1 - nullAt] as unknown;
-  if (!isObject(other) || typeof other.type !== 'string') return schema;
   const { anyOf: _dropped, ...rest } = schema;
+  // an enum whose type went already (typeImplied): null joins its values
+  if (isObject(other) && !('type' in other) && Array.isArray(other.enum))
+    return { ...other, ...rest, enum: [...(other.enum as unknown[]), null] };
+  if (!isObject(other) || typeof other.type !== 'string') return schema;
   const merged: Json = { ...other, ...rest, type: [other.type, 'null'] };
   // an enum must list null too, or null would fail it
   if (Array.isArray(other.enum)) merged.enum = [...(other.enum as unknown[]), null];
   if ('const' in other) return schema;
   return merged;
+};
+
+/**
+ * `type` beside an `enum` or `const` whose values all have that type says nothing more (JSON
+ * Schema checks the values by equality), so it goes; a nullable enum already lists `null`.
+ */
+const typeImplied = (schema: Json): Json => {
+  const values = Array.isArray(schema.enum)
+    ? schema.enum
+    : 'const' in schema
+      ? [schema.const]
+      : undefined;
+  if (!values || !('type' in schema)) return schema;
+  const types = new Set(Array.isArray(schema.type) ? schema.type : [schema.type]);
+  const typeOf = (v: unknown) =>
+    v === null
+      ? 'null'
+      : Number.isInteger(v)
+        ? types.has('integer')
+          ? 'integer'
+          : 'number'
+        : typeof v;
+  if (!values.every((v) => types.has(typeOf(v)))) return schema;
+  const { type: _implied, ...rest } = schema;
+  return rest;
 };
 
 const isEmpty = (v: unknown) => isObject(v) && Object.keys(v).length === 0;
@@ -63,7 +92,7 @@ export const compactSchema = (value: unknown, options: { output?: boolean } = {}
           ? Object.fromEntries(Object.entries(v).map(([k, p]) => [k, walk(p)]))
           : walk(v);
     }
-    return mergeNullable(out);
+    return typeImplied(mergeNullable(out));
   };
   return walk(value);
 };

@@ -6,7 +6,7 @@ import { kernelAuthenticate, principalOfAuth, type Authenticate } from './http/a
 import { MCP_PATH, mcpHttpHandler, type HttpRoute, type McpEndpoint } from './http/handler.js';
 import { listen, type Listening } from './http/listen.js';
 import { healthRoute, metricsRoute } from './http/observe-routes.js';
-import { resourceMetadataRoute } from './oauth/resource-metadata.js';
+import { oauthRoutes, type ConsentSession } from './oauth/routes.js';
 import { serverFactory } from './server.js';
 import { selectSurfaces, SurfaceError } from './surfaces/select.js';
 import type { SelectedSurface } from './surfaces/index.js';
@@ -40,6 +40,11 @@ export type HttpOptions = Common & {
   metrics?: AppMetrics;
   /** 401 for every MCP request without a valid token, discovery included */
   requireAuthAll?: boolean;
+  /**
+   * Who is at the browser (the web view's session): given, `serve` is also the OAuth
+   * authorization server, with its consent page (src/mcp/oauth/); absent, static tokens only.
+   */
+  consent?: ConsentSession;
 };
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
@@ -106,7 +111,7 @@ export const serveOverHttp = async (options: HttpOptions): Promise<Listening> =>
     routes: [
       healthRoute(options.app, options.store),
       metricsRoute(metrics),
-      resourceMetadataRoute(),
+      ...oauthRoutes(options.app, options.consent),
       ...(options.routes ?? []),
     ],
     authenticate: options.authenticate ?? kernelAuthenticate(options.app),

@@ -25,12 +25,13 @@ export const projectQueries = (models: ModelStore) => ({
 
 export const tokenQueries = (models: ModelStore) => ({
   /** The principal a bearer token names, if it is known and not revoked. */
-  async resolve(token: string): Promise<PrincipalRef | undefined> {
+  async resolve(token: string, now: Date = new Date()): Promise<PrincipalRef | undefined> {
     const hash = sha256Hex(token);
     const id = await models.get<string>(under('tokens', TokenKeys.hash(hash)));
     const view =
       id === undefined ? undefined : await models.get<TokenView>(under('tokens', TokenKeys.id(id)));
     if (!view || view.revoked_at) return undefined;
+    if (view.expires_at && view.expires_at <= now.toISOString()) return undefined;
     // the lookup was by hash; compare the stored hash in constant time all the same
     const same = timingSafeEqual(Buffer.from(view.token_hash, 'hex'), Buffer.from(hash, 'hex'));
     return same ? view.principal : undefined;

@@ -14,6 +14,8 @@ const issuedData = {
   principal: alice,
   token_hash: 'ab'.repeat(32),
   label: 'ci',
+  expires_at: null,
+  grant_id: null,
 };
 const issued: TokenEvent = { type: 'token.issued', data: issuedData };
 const revoked: TokenEvent = { type: 'token.revoked', data: { token_id: 'tok_1' } };

@@ -14,6 +14,18 @@ const Record_ = z.object({
 });
 
 describe('compactSchema', () => {
+  it('drops `type` beside enum/const only when every value has that type', () => {
+    assert.deepEqual(compactSchema({ type: 'integer', const: 2 }), { const: 2 });
+    assert.deepEqual(compactSchema({ type: 'string', enum: ['a', 1] }), {
+      type: 'string',
+      enum: ['a', 1],
+    });
+    assert.deepEqual(compactSchema({ type: 'integer', const: 1.5 }), {
+      type: 'integer',
+      const: 1.5,
+    });
+  });
+
   const full = z.toJSONSchema(Record_);
 
   it('drops only what allows anything: $schema, safe-integer bounds, open records', () => {
@@ -27,9 +39,9 @@ describe('compactSchema', () => {
     assert.equal((input as { additionalProperties?: unknown }).additionalProperties, false);
   });
 
-  it('a nullable of one type becomes a type list; a nullable enum lists null', () => {
+  it('a nullable of one type becomes a type list; a nullable enum lists null, its values its type', () => {
     const input = compactSchema(full) as { properties: Record<string, Record<string, unknown>> };
-    assert.deepEqual(input.properties.status, { type: ['string', 'null'], enum: ['A', 'B', null] });
+    assert.deepEqual(input.properties.status, { enum: ['A', 'B', null] });
     assert.deepEqual(input.properties.when, {
       type: ['string', 'null'],
       description: 'UTC ISO-8601 time',

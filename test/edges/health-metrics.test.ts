@@ -7,6 +7,8 @@ import { modules, surfacesOf } from '../../src/modules/index.js';
 import { cliIn, seed, withDataDir } from '../cli/cli-harness.js';
 import { silent, withApp } from '../mcp/harness.js';
 import { httpClient, issueToken } from '../mcp/http-harness.js';
+import { appMetrics } from '../../src/app/metrics.js';
+import { SYSTEM } from '../../src/commands/principal.js';
 
 const origin = (url: string) => new URL(url).origin;
 
@@ -74,6 +76,52 @@ describe('health and metrics', () => {
       } finally {
         await listening.close();
       }
+    }));
+
+  it('/metrics exports group commit (batch sizes, write and wait times) and live subscribers', () =>
+    withApp(async (app) => {
+      const metrics = appMetrics(app, { defaults: false });
+      const scrape = async () => {
+        const families = new Map(parsePrometheus(await metrics.text()).map((f) => [f.name, f]));
+        const sample = (name: string) => families.get(name)?.metrics[0];
+        const inf = (name: string) => Number(sample(name)?.buckets?.['+Inf'] ?? 0);
+        return {
+          batches: inf('intentlog_commit_batch_appends'),
+          appends: Number(sample('intentlog_commit_batch_appends')?.sum ?? 0),
+          events: Number(sample('intentlog_committed_events_total')?.value ?? 0),
+          writes: inf('intentlog_commit_write_seconds'),
+          waits: inf('intentlog_commit_wait_seconds'),
+          live: Number(sample('intentlog_live_subscribers')?.value),
+          types: [...families.values()].map((f) => `${f.name} ${f.type}`),
+        };
+      };
+      const before = await scrape();
+      assert.ok(before.types.includes('intentlog_commit_batch_appends HISTOGRAM'));
+      assert.ok(before.types.includes('intentlog_commit_wait_seconds HISTOGRAM'));
+      assert.ok(before.live >= 1, 'the read models follow the log live');
+
+      const writers = 24;
+      await Promise.all(
+        Array.from({ length: writers }, (_, i) => app.tokens.issue(SYSTEM, `t${i}`, SYSTEM)),
+      );
+      const after = await scrape();
+      assert.equal(after.events - before.events, writers, 'one token.issued per command');
+      assert.equal(after.waits - before.waits, writers, 'one wait per append');
+      assert.equal(after.appends - before.appends, writers);
+      const batches = after.batches - before.batches;
+      assert.ok(batches >= 1 && batches <= writers, `${batches} batches`);
+      assert.equal(after.writes - before.writes, batches, 'one durable write per batch');
+
+      // a subscription reaches the writer's log once the route to it is ready: poll briefly
+      const liveBecomes = async (n: number) => {
+        for (let i = 0; i < 100 && (await scrape()).live !== n; i++)
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        assert.equal((await scrape()).live, n);
+      };
+      const watching = app.log.live().subscribe(() => {});
+      await liveBecomes(after.live + 1);
+      watching.unsubscribe();
+      await liveBecomes(after.live);
     }));
 
   it('intentlog status prints the same for a data dir, as text, JSON and metrics', () =>

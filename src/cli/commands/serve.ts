@@ -14,6 +14,9 @@ import {
 } from '../../mcp/serve.js';
 import { resolveSurfaces } from '../../mcp/surfaces/index.js';
 import { webView } from '../../web/routes.js';
+import { cookieSecret, csrfToken } from '../../web/session.js';
+import { signIn } from '../../web/sign-in.js';
+import type { ConsentSession } from '../../mcp/oauth/routes.js';
 import { registry } from '../registry.js';
 import { guardProcess } from '../guard.js';
 import { webBase } from './open.js';
@@ -51,6 +54,17 @@ const thisCli = (): string[] => {
 
 const dataArgs = (app: App): string[] =>
   app.dataDir === join(homedir(), '.intentlog') ? [] : ['--data-dir', app.dataDir];
+
+/** The consent page's person: the web view's session, and the CSRF token its forms carry. */
+export const webConsentSession =
+  (app: App): ConsentSession =>
+  async (request) => {
+    const secret = cookieSecret(request);
+    const session = secret ? await signIn(app).session(secret) : undefined;
+    return session && secret
+      ? { principal: session.principal, csrf: csrfToken(secret) }
+      : undefined;
+  };
 
 /**
  * `intentlog serve`: MCP over Streamable HTTP at POST /mcp, for any number of clients, until
@@ -97,6 +111,7 @@ export const serveCommand = (): Command =>
             maxBodyBytes: flags.maxBody,
             ...(flags.store ? { store: flags.store } : {}),
             requireAuthAll: flags.requireAuth ?? false,
+            consent: webConsentSession(app),
             ...(flags.allowedHost ? { allowedHosts: flags.allowedHost } : {}),
           });
           await out(

@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { SYSTEM, type Principal } from '../../commands/principal.js';
+import { oauth } from '../../app/oauth.js';
 import type { TokenView } from '../../projections/index.js';
 import { action, appCommand, cliId, note, out, withApp, type AppFlags } from '../options.js';
 
@@ -39,7 +40,10 @@ const revoke = (): Command =>
       action(async (tokenId: string, flags: AppFlags) => {
         await withApp(flags, async (app) => {
           await app.waitFor(await app.tokens.revoke(tokenId, SYSTEM));
-          note(`revoked ${tokenId}`);
+          // a token a host got by signing in: its grant goes too, or the host would refresh
+          const grant = (await app.tokens.list()).find((t) => t.token_id === tokenId)?.grant_id;
+          if (grant) await oauth(app).revokeGrant(grant, SYSTEM);
+          note(`revoked ${tokenId}${grant ? ` and its sign-in grant ${grant}` : ''}`);
         });
       }),
     );
@@ -48,7 +52,11 @@ const listLine = (t: TokenView): string =>
   [
     t.token_id,
     describePrincipal(t.principal),
-    t.revoked_at ? `revoked ${t.revoked_at}` : 'active',
+    t.revoked_at
+      ? `revoked ${t.revoked_at}`
+      : t.expires_at
+        ? `active until ${t.expires_at}`
+        : 'active',
     `issued ${t.issued_at}`,
     t.label ?? '',
   ].join('\t');

@@ -27,7 +27,7 @@ import { newId } from '../../events/index.js';
 export const projectStream = (projectId: string): string =>
   streamName({ aggregateType: 'project', projectId, aggregateId: projectId });
 
-const tokenStream = (tokenId: string): string =>
+export const tokenStream = (tokenId: string): string =>
   streamName({ aggregateType: 'token', projectId: SYSTEM_PROJECT, aggregateId: tokenId });
 
 /** Per-call context every command carries: the caller and, optionally, its idempotency key. */
@@ -220,7 +220,8 @@ export const tokenCommands = (log: EventLog) => {
     async issue(principal: Principal, label: string | null, by: Principal) {
       const token = newTokenSecret();
       const token_id = newId('tok');
-      const data = { token_id, principal, token_hash: tokenHash(token), label, by };
+      const token_hash = tokenHash(token);
+      const data = { token_id, principal, token_hash, label, expires_at: null, grant_id: null, by };
       const outcome = await run(token_id, { type: 'IssueToken', data }, by);
       return { token, token_id, position: outcome.position };
     },

@@ -21,6 +21,8 @@ export type TokenCommand =
         principal: Principal;
         token_hash: string;
         label: string | null;
+        expires_at: string | null;
+        grant_id: string | null;
         by: Principal;
       };
     }

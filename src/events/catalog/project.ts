@@ -94,14 +94,18 @@ export const RootReleased = defineEvent(
   'root.released',
   z.object({ root_hash: z.string(), project_id: z.string() }),
 );
-export const TokenIssued = defineEvent(
-  'token.issued',
-  z.object({
-    token_id: z.string(),
-    principal: PrincipalRef,
-    token_hash: z.string(),
-    label: z.string().nullable(),
-  }),
+const TokenIssuedV1 = z.object({
+  token_id: z.string(),
+  principal: PrincipalRef,
+  token_hash: z.string(),
+  label: z.string().nullable(),
+});
+// v2 adds an expiry and the OAuth grant a token was issued under (null for static tokens, and
+// for every token issued before).
+export const TokenIssued = addVersion(
+  defineEvent('token.issued', TokenIssuedV1),
+  TokenIssuedV1.extend({ expires_at: z.string().nullable(), grant_id: z.string().nullable() }),
+  (v1) => ({ ...v1, expires_at: null, grant_id: null }),
 );
 export const TokenRevoked = defineEvent('token.revoked', z.object({ token_id: z.string() }));
 

@@ -25,6 +25,8 @@ export type Pending = {
   options: MultiAppendOptions;
   resolve: (result: MultiAppendResult) => void;
   reject: (error: unknown) => void;
+  /** performance.now() when it reached the committer (its wait, for /metrics) */
+  at?: number;
 };
 
 export type LevelBatch = ReturnType<LevelDb['batch']>;

@@ -22,6 +22,7 @@ import {
   type Settled,
   type Staged,
 } from './batch-staging.js';
+import { commitStats } from '../commit-stats.js';
 import { Keys } from './keys.js';
 import type { LevelDb } from './level-db.js';
 import type { LevelReader } from './level-reader.js';
@@ -137,6 +138,7 @@ export const groupCommitter = async (deps: {
 
   const settle = async (batch: Batch): Promise<void> => {
     const { staged, ops, settled, refused } = batch;
+    const started = performance.now();
     try {
       if (ops.length > 0) await ops.write({ sync: true });
       else await ops.close();
@@ -157,6 +159,13 @@ export const groupCommitter = async (deps: {
       s.records.map((r) => toLogEvent(r, catalog, (subject) => staged.keys.get(subject))),
     );
     deps.onCommit?.(events);
+    const durable = performance.now();
+    commitStats.record({
+      appends: settled.length,
+      events: events.length,
+      write_seconds: (durable - started) / 1000,
+      waits: settled.map(({ p }) => (durable - (p.at ?? durable)) / 1000),
+    });
     // The disk is free: the next batch goes now, not after this one's callers have run on.
     if (open && !open.prefetching) {
       observe(settled.length + open.settled.length + queue.length);
@@ -231,7 +240,7 @@ export const groupCommitter = async (deps: {
   return {
     append: (appends: readonly StreamAppend[], options: MultiAppendOptions) =>
       new Promise<MultiAppendResult>((resolve, reject) =>
-        enqueue({ appends, options, resolve, reject }),
+        enqueue({ appends, options, resolve, reject, at: performance.now() }),
       ),
     /** The version of a stream's last durable event: the writer's heads are authoritative. */
     streamVersion: async (name: string): Promise<number> => {

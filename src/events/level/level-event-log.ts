@@ -4,12 +4,13 @@ import {
   type Event,
   type ReadStreamOptions,
 } from '@event-driven-io/emmett';
-import { Subject } from 'rxjs';
+import { Observable, Subject } from 'rxjs';
 import type { Catalog } from '../catalog/catalog.js';
 import type { LogEvent } from '../envelope.js';
 import { toReadEvent, type LogReadEvent } from '../record-view.js';
 import { appendOneStream, assertDistinctStreams, type LogReadEventMetadata } from '../event-log.js';
 import { foldCache } from '../fold-cache.js';
+import { commitStats } from '../commit-stats.js';
 import { openIdempotency, type StoredIdempotency } from '../idempotency-store.js';
 import type { TransferableLog } from '../record-import.js';
 import { aggregateStreamOver, readRange, streamReadResult } from '../stream-read.js';
@@ -118,7 +119,15 @@ export const levelEventLog = async (db: LevelDb, catalog: Catalog): Promise<Tran
     readProject: (projectId, { after, limit }) => reader.readProject(projectId, after, limit),
     readRaw: ({ after, limit }) => reader.readRaw(after, limit),
     head: async () => committer.head(),
-    live: () => live.asObservable(),
+    live: () =>
+      new Observable<LogEvent>((subscriber) => {
+        commitStats.subscribed();
+        const subscription = live.subscribe(subscriber);
+        return () => {
+          commitStats.unsubscribed();
+          subscription.unsubscribe();
+        };
+      }),
     getIdempotency: async (scope) => {
       const stored = await committer.idempotency(scope);
       return stored && opened(stored);

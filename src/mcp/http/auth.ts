@@ -52,10 +52,10 @@ export const kernelAuthenticate =
   (app: App): Authenticate =>
   async (token) => {
     if (token.length > MAX_TOKEN_LENGTH) return undefined;
-    const found = await app.tokens.resolve(token);
+    const found = await app.tokens.resolve(token, app.clock());
     if (found) return found;
     await app.waitFor(await app.log.head());
-    return app.tokens.resolve(token);
+    return app.tokens.resolve(token, app.clock());
   };
 
 /** The SDK's AuthInfo carrying our principal; tools read it back with `principalOfAuth`. */

@@ -12,21 +12,24 @@ export const resourceMetadataUrl = (request: Request): string => {
 
 /**
  * `GET /.well-known/oauth-protected-resource[/mcp[/<surface>]]` (RFC 9728, as the MCP
- * authorization spec asks): names the resource and how to send a token. It lists no
- * authorization server yet: tokens come from `intentlog token create` (docs/decisions.md).
+ * authorization spec asks): names the resource, how to send a token, and the authorization
+ * server — this same origin (metadata.ts) when sign-in is served, none otherwise (tokens then
+ * come from `intentlog token create` only).
  */
-export const resourceMetadataRoute = (): HttpRoute => async (request) => {
-  const { pathname, origin } = new URL(request.url);
-  if (request.method !== 'GET' || !pathname.startsWith(RESOURCE_METADATA_PATH)) return undefined;
-  const rest = pathname.slice(RESOURCE_METADATA_PATH.length);
-  if (rest !== '' && rest !== MCP_PATH && !rest.startsWith(`${MCP_PATH}/`)) return undefined;
-  return Response.json(
-    {
-      resource: `${origin}${rest || MCP_PATH}`,
-      authorization_servers: [],
-      bearer_methods_supported: ['header'],
-      resource_name: 'intentlog',
-    },
-    { headers: { 'cache-control': 'no-store' } },
-  );
-};
+export const resourceMetadataRoute =
+  (signIn = true): HttpRoute =>
+  async (request) => {
+    const { pathname, origin } = new URL(request.url);
+    if (request.method !== 'GET' || !pathname.startsWith(RESOURCE_METADATA_PATH)) return undefined;
+    const rest = pathname.slice(RESOURCE_METADATA_PATH.length);
+    if (rest !== '' && rest !== MCP_PATH && !rest.startsWith(`${MCP_PATH}/`)) return undefined;
+    return Response.json(
+      {
+        resource: `${origin}${rest || MCP_PATH}`,
+        authorization_servers: signIn ? [origin] : [],
+        bearer_methods_supported: ['header'],
+        resource_name: 'intentlog',
+      },
+      { headers: { 'cache-control': 'no-store' } },
+    );
+  };
