@@ -6,6 +6,7 @@ import { STORYMAP_STORIES, StoryMapKeys } from '../projections/storymap-stories.
 import type { MapView, StoryView } from '../projections/storymap-views.js';
 import { projectQueries } from '../projections/queries.js';
 import type { App } from './app.js';
+import { buildDetail } from './storymap-build-reads.js';
 import { requireRelease, visionState, type StoryMapReads } from './storymap-read.js';
 
 const live = (rows: readonly OrderRow[]) => rows.filter((r) => r.cancelled_at === null);
@@ -178,7 +179,7 @@ export const findOrphanedReleases = async (
 };
 
 /** The current release: the first whose live stories are not all approved. */
-const currentRelease = (map: MapView, rows: readonly OrderRow[]) =>
+export const currentRelease = (map: MapView, rows: readonly OrderRow[]) =>
   map.releases.find((rel) =>
     live(rows).some((r) => r.release === rel.release_order && r.status !== 'approved'),
   ) ?? map.releases[0];
@@ -248,17 +249,15 @@ export const checkReleaseReadiness = async (
   };
 };
 
-export const storyDetail = (v: StoryView) => ({
+/** get_story's answer: the view, its suggested branch and its building record at `now`. */
+export const storyDetail = ({ build: _build, ...v }: StoryView, now: string) => ({
   ...v,
   suggested_branch: `${v.key.toLowerCase()}-${v.title
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '')
     .slice(0, 40)}`,
-  claim: null,
-  tests: [],
-  test_coverage: { untested_criteria: v.acceptance_criteria.map((c) => c.id), unlinked_tests: [] },
-  plan: null,
+  ...buildDetail({ ...v, build: _build }, now),
   design_refs: [],
 });
 

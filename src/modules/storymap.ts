@@ -1,5 +1,5 @@
 import { founderCommand } from '../cli/commands/founder.js';
-import { storymapEvents } from '../events/catalog/storymap.js';
+import { sessionEvents, storyBuildEvents, storymapEvents } from '../events/catalog/storymap.js';
 import { storyMapSurface } from '../mcp/surfaces/storymap.js';
 import { storyMapBuildOrderProjector } from '../projections/storymap-build-order.js';
 import { storyMapStoriesProjector } from '../projections/storymap-stories.js';
@@ -8,7 +8,7 @@ import { defineModule } from './define.js';
 /** The story map (contracts/storymap.md, hosted part). */
 export const storymapModule = defineModule({
   name: 'storymap',
-  events: storymapEvents,
+  events: [...storymapEvents, ...storyBuildEvents, ...sessionEvents],
   projectors: [storyMapStoriesProjector, storyMapBuildOrderProjector],
   surfaces: [storyMapSurface],
   cli: [founderCommand],
