@@ -122,3 +122,72 @@ export const plannedOverlaps = async (
       .filter((b) => b.files.length > 0),
   };
 };
+
+/**
+ * What the building loop leaves waiting on the founder: steps handed to them, blockers, plans
+ * awaiting review (or approved before the spec changed). Each says how to clear it.
+ */
+export const buildTodoItems = async (
+  reads: StoryMapReads,
+  projectId: string,
+  unblocks: (storyId: string) => number,
+) => {
+  const rows = await reads.rows(projectId);
+  const views = await viewsOf(reads, projectId, rows, (r) => !isFinished(r));
+  const cli = (what: string, key: string) => `intentlog founder ${what} ${projectId} ${key}`;
+  return views.flatMap((v) => {
+    const plan = v.build.plan;
+    const base = { story_key: v.key, unblocks: unblocks(v.id) };
+    return [
+      ...openHandoffs(v.build).map((h) => ({
+        ...base,
+        kind: 'needs_founder',
+        action: `${h.action} — then: ${cli('handoff done', v.key)} ${h.handoff_id}`,
+        detail: h.detail ?? `${v.title}${h.step_id ? ` (step ${h.step_id})` : ''}`,
+      })),
+      ...openBlockers(v.build).map((b) => ({
+        ...base,
+        kind: 'blocker',
+        action: `decide: ${b.decision_needed} — then: ${cli('blocker clear', v.key)} ${b.blocker_id} --decision "…"`,
+        detail: `${b.summary}: ${b.failing}`,
+      })),
+      ...(plan && (plan.review === 'awaiting' || plan.spec_changed_since_approval)
+        ? [
+            {
+              ...base,
+              kind: 'plan',
+              action: `review the plan: ${cli('plan approve', v.key)} (or plan request-changes … --point "…")`,
+              detail:
+                plan.review === 'awaiting'
+                  ? `plan version ${plan.version} of ${v.title} awaits approval${plan.conflicts.length > 0 ? ` (${plan.conflicts.length} conflicts with your edits)` : ''}`
+                  : `plan version ${plan.version} was approved before the spec changed`,
+            },
+          ]
+        : []),
+    ];
+  });
+};
+
+/** Open blockers and hand-offs of the stories still to finish, for get_session_context. */
+export const openWork = async (reads: StoryMapReads, projectId: string) => {
+  const rows = await reads.rows(projectId);
+  const views = await viewsOf(reads, projectId, rows, (r) => !isFinished(r));
+  return views.flatMap((v) => [
+    ...openBlockers(v.build).map((b) => ({
+      kind: 'blocker' as const,
+      story_key: v.key,
+      id: b.blocker_id,
+      summary: b.summary,
+      decision_needed: b.decision_needed,
+      raised_at: b.raised_at,
+    })),
+    ...openHandoffs(v.build).map((h) => ({
+      kind: 'needs_founder' as const,
+      story_key: v.key,
+      id: h.handoff_id,
+      summary: h.action,
+      decision_needed: null,
+      raised_at: h.raised_at,
+    })),
+  ]);
+};
