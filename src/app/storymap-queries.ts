@@ -22,8 +22,7 @@ export const summaryRow = (r: OrderRow) => ({
   priority: r.priority,
   effort: r.effort,
   criteria_count: r.criteria_count,
-  // results come with report_criteria (the building loop, part 2): none passes yet
-  passing_count: 0,
+  passing_count: r.passing_ids.length,
   version: r.version,
   ...(r.cancelled_at
     ? { cancelled_at: r.cancelled_at, cancellation_reason: r.cancellation_reason }
@@ -210,9 +209,8 @@ export const checkReleaseReadiness = async (
         ? [{ story: r.key, gap: 'no must criteria' }]
         : [],
   );
-  // results arrive with report_criteria (part 2): a finished story has no passing result yet
   const verification_gaps = inRelease
-    .filter(isFinished)
+    .filter((r) => isFinished(r) && r.passing_ids.length === 0)
     .map((r) => ({ story: r.key, gap: 'finished with no passing result' }));
   const blocking = [...gaps, ...verification_gaps];
   const counts = {
@@ -227,8 +225,8 @@ export const checkReleaseReadiness = async (
     `${counts.total} stories: ${counts.done} finished, ${counts.in_progress} in progress, ${counts.to_build} to build.`,
     ready ? '**Ready to build.**' : '**Not ready.**',
     ...blocking.map((b) => `- ${b.story}: ${b.gap}`),
-    ...(toBuild.length > 0
-      ? [`Advisory: ${toBuild.length} stories have no plan (plans come with save_plan).`]
+    ...(toBuild.some((r) => !r.has_plan)
+      ? [`Advisory: ${toBuild.filter((r) => !r.has_plan).length} stories have no plan (save_plan).`]
       : []),
   ].join('\n');
   return {
@@ -243,7 +241,7 @@ export const checkReleaseReadiness = async (
     gaps,
     verification_gaps,
     blocking,
-    advisory: { missing_plans: toBuild.map((r) => r.key) },
+    advisory: { missing_plans: toBuild.filter((r) => !r.has_plan).map((r) => r.key) },
     ready,
     report,
   };

@@ -151,6 +151,8 @@ describe('the building loop end to end (stateful HTTP, real MCP clients)', () =>
         results: [{ criterion_id: c1.id, status: 'pass' }],
       });
       assert.equal(passed.criteria[0].last_result.attempt, 2);
+      const listed = await ok(call, 'list_stories', { project_id });
+      assert.equal(listed.stories.find((x: { key: string }) => x.key === 'PB-1').passing_count, 1);
 
       const done = await ok(call, 'complete_story', {
         project_id,

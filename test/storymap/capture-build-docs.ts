@@ -87,7 +87,9 @@ await withBuildServer(async ({ app, session }) => {
   await agent('report_criteria', {
     ...p,
     story_id: 'PB-1',
-    results: [{ criterion_id: criterion.slice(0, 8), status: 'fail', detail: 'times out at 20 MB' }],
+    results: [
+      { criterion_id: criterion.slice(0, 8), status: 'fail', detail: 'times out at 20 MB' },
+    ],
   });
   await agent('complete_story', { ...p, story_id: 'PB-1', summary: 'Upload works.' });
   await agent('report_criteria', {

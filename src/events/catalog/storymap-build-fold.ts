@@ -301,10 +301,7 @@ export const prNumber = (url: string): number | null => {
 /** One event of a story's stream folded into its building record. */
 export const evolveBuild = (b: BuildRecord, e: StoryEvent): BuildRecord => {
   const next = fold(b, e);
-  const data = e.data as { session_id?: string | null; at?: string };
-  return data.at !== undefined && data.session_id !== undefined
-    ? seen(next, data.session_id, data.at)
-    : next;
+  return 'session_id' in e.data && 'at' in e.data ? seen(next, e.data.session_id, e.data.at) : next;
 };
 
 /** The latest result of every criterion; undefined for one never reported. */
