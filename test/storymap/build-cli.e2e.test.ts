@@ -43,8 +43,9 @@ describe('the building loop over stdio, the founder at the CLI', () => {
         ]);
         assert.equal(edit.code, 0, edit.stderr);
         const todo = await cliIn(dir, ['founder', 'todo', project_id, '--json']);
+        // changes were requested: the plan now waits on the agent, not on the founder
         assert.ok(
-          JSON.parse(todo.stdout).items.some((i: { kind: string }) => i.kind === 'plan'),
+          !JSON.parse(todo.stdout).items.some((i: { kind: string }) => i.kind === 'plan'),
           todo.stdout,
         );
         const released = await cliIn(dir, ['founder', 'release', project_id, 'PB-1']);
