@@ -1,6 +1,7 @@
 import type { Principal } from '../commands/principal.js';
 import { isFinished } from '../projections/storymap-order.js';
 import type { MapView, StoryView } from '../projections/storymap-views.js';
+import { buildTodoItems, openWork, planOf } from './storymap-build-reads.js';
 import { countsOf } from './storymap-queries.js';
 import { visionQuestions, visionState, type StoryMapReads } from './storymap-read.js';
 
@@ -14,12 +15,17 @@ export const getSessionContext = async (
   reads: StoryMapReads,
   projectId: string,
   principal: Principal,
+  /** the calling MCP session: its own claimed story is its current one */
+  sessionId?: string,
 ) => {
   const { map, caller } = await reads.map(projectId, principal);
   const rows = await reads.rows(projectId);
   const liveRows = rows.filter((r) => r.cancelled_at === null);
   const v = visionState(map);
-  const current = liveRows.find((r) => r.status === 'in_progress');
+  const building = liveRows.filter((r) => r.status === 'in_progress');
+  const views = await Promise.all(building.map((r) => reads.story(projectId, r.id)));
+  const mine = views.find((v) => sessionId && v?.build.claim?.session_id === sessionId);
+  const current = mine ?? building[0];
   const next = (await reads.order(projectId)).order.find(
     (o) => !isFinished(o) && o.status !== 'in_progress',
   );
@@ -50,6 +56,9 @@ export const getSessionContext = async (
               key: currentView.key,
               title: currentView.title,
               acceptance_criteria: currentView.acceptance_criteria,
+              plan: planOf(currentView.build).plan,
+              claimed_by_this_session:
+                !!sessionId && currentView.build.claim?.session_id === sessionId,
             },
           }
         : next
@@ -68,7 +77,7 @@ export const getSessionContext = async (
         .map((r) => r.key),
     },
     sync: { state: 'local', last_activity: map.last_activity_at },
-    blockers: [],
+    blockers: await openWork(reads, projectId),
   };
 };
 
@@ -163,6 +172,7 @@ export const founderTodo = async (
   const unblocks = (id: string) =>
     rows.filter((r) => r.depends_on.includes(id) && !isFinished(r)).length;
   const items = [
+    ...(await buildTodoItems(reads, projectId, unblocks)),
     ...(visionState(map).status !== 'complete'
       ? [
           {

@@ -6,6 +6,7 @@ import { STORYMAP_STORIES, StoryMapKeys } from '../projections/storymap-stories.
 import type { MapView, StoryView } from '../projections/storymap-views.js';
 import { projectQueries } from '../projections/queries.js';
 import type { App } from './app.js';
+import { buildDetail } from './storymap-build-reads.js';
 import { requireRelease, visionState, type StoryMapReads } from './storymap-read.js';
 
 const live = (rows: readonly OrderRow[]) => rows.filter((r) => r.cancelled_at === null);
@@ -21,8 +22,7 @@ export const summaryRow = (r: OrderRow) => ({
   priority: r.priority,
   effort: r.effort,
   criteria_count: r.criteria_count,
-  // results come with report_criteria (the building loop, part 2): none passes yet
-  passing_count: 0,
+  passing_count: r.passing_ids.length,
   version: r.version,
   ...(r.cancelled_at
     ? { cancelled_at: r.cancelled_at, cancellation_reason: r.cancellation_reason }
@@ -178,7 +178,7 @@ export const findOrphanedReleases = async (
 };
 
 /** The current release: the first whose live stories are not all approved. */
-const currentRelease = (map: MapView, rows: readonly OrderRow[]) =>
+export const currentRelease = (map: MapView, rows: readonly OrderRow[]) =>
   map.releases.find((rel) =>
     live(rows).some((r) => r.release === rel.release_order && r.status !== 'approved'),
   ) ?? map.releases[0];
@@ -209,9 +209,8 @@ export const checkReleaseReadiness = async (
         ? [{ story: r.key, gap: 'no must criteria' }]
         : [],
   );
-  // results arrive with report_criteria (part 2): a finished story has no passing result yet
   const verification_gaps = inRelease
-    .filter(isFinished)
+    .filter((r) => isFinished(r) && r.passing_ids.length === 0)
     .map((r) => ({ story: r.key, gap: 'finished with no passing result' }));
   const blocking = [...gaps, ...verification_gaps];
   const counts = {
@@ -226,8 +225,8 @@ export const checkReleaseReadiness = async (
     `${counts.total} stories: ${counts.done} finished, ${counts.in_progress} in progress, ${counts.to_build} to build.`,
     ready ? '**Ready to build.**' : '**Not ready.**',
     ...blocking.map((b) => `- ${b.story}: ${b.gap}`),
-    ...(toBuild.length > 0
-      ? [`Advisory: ${toBuild.length} stories have no plan (plans come with save_plan).`]
+    ...(toBuild.some((r) => !r.has_plan)
+      ? [`Advisory: ${toBuild.filter((r) => !r.has_plan).length} stories have no plan (save_plan).`]
       : []),
   ].join('\n');
   return {
@@ -242,23 +241,21 @@ export const checkReleaseReadiness = async (
     gaps,
     verification_gaps,
     blocking,
-    advisory: { missing_plans: toBuild.map((r) => r.key) },
+    advisory: { missing_plans: toBuild.filter((r) => !r.has_plan).map((r) => r.key) },
     ready,
     report,
   };
 };
 
-export const storyDetail = (v: StoryView) => ({
+/** get_story's answer: the view, its suggested branch and its building record at `now`. */
+export const storyDetail = ({ build: _build, ...v }: StoryView, now: string) => ({
   ...v,
   suggested_branch: `${v.key.toLowerCase()}-${v.title
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '')
     .slice(0, 40)}`,
-  claim: null,
-  tests: [],
-  test_coverage: { untested_criteria: v.acceptance_criteria.map((c) => c.id), unlinked_tests: [] },
-  plan: null,
+  ...buildDetail({ ...v, build: _build }, now),
   design_refs: [],
 });
 

@@ -1,6 +1,6 @@
 import { founderCommand } from '../cli/commands/founder.js';
 import { storymapCommand } from '../cli/commands/storymap.js';
-import { storymapEvents } from '../events/catalog/storymap.js';
+import { sessionEvents, storyBuildEvents, storymapEvents } from '../events/catalog/storymap.js';
 import { storyMapSurface } from '../mcp/surfaces/storymap.js';
 import { storyMapLocalSurface } from '../mcp/surfaces/storymap-local.js';
 import { storyMapBuildOrderProjector } from '../projections/storymap-build-order.js';
@@ -10,7 +10,7 @@ import { defineModule } from './define.js';
 /** The story map (contracts/storymap.md): the hosted surface and the local server. */
 export const storymapModule = defineModule({
   name: 'storymap',
-  events: storymapEvents,
+  events: [...storymapEvents, ...storyBuildEvents, ...sessionEvents],
   projectors: [storyMapStoriesProjector, storyMapBuildOrderProjector],
   surfaces: [storyMapSurface, storyMapLocalSurface],
   cli: [founderCommand, storymapCommand],

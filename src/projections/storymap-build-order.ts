@@ -1,5 +1,7 @@
 import {
+  CriteriaReported,
   mapEvents,
+  PlanSaved,
   storyEvents,
   type StoryChanges,
   type StoryEvent,
@@ -9,7 +11,7 @@ import type { OrderRow } from './storymap-order.js';
 
 export const STORYMAP_BUILD_ORDER = 'storymap.build-order';
 
-const events = [...mapEvents, ...storyEvents] as const;
+const events = [...mapEvents, ...storyEvents, CriteriaReported, PlanSaved] as const;
 type Folded = LogEventOf<(typeof events)[number]>;
 type StoryFolded = Extract<Folded, { type: StoryEvent['type'] }>;
 
@@ -33,6 +35,8 @@ const emptyRow = (id: string): OrderRow => ({
   must_ids: [],
   version: 0,
   spec_changed_since_built: false,
+  passing_ids: [],
+  has_plan: false,
   cancelled_at: null,
   cancellation_reason: null,
 });
@@ -98,7 +102,16 @@ const fromStory = (row: OrderRow, event: StoryFolded): OrderRow => {
         ...row,
         criteria_count: event.data.criteria.length,
         must_ids: musts(event.data.criteria),
+        passing_ids: row.passing_ids.filter((id) => !event.data.removed.includes(id)),
       };
+    case 'criteria.reported': {
+      const reported = new Set(event.data.results.map((r) => r.criterion_id));
+      const passing = event.data.results.filter((r) => r.status === 'pass');
+      const kept = row.passing_ids.filter((id) => !reported.has(id));
+      return { ...row, passing_ids: [...kept, ...passing.map((r) => r.criterion_id)] };
+    }
+    case 'story.plan_saved':
+      return { ...row, has_plan: true };
     case 'criterion.updated': {
       const { criterion_id, priority } = event.data;
       if (priority === undefined) return specMoved(row);
@@ -146,7 +159,7 @@ const storyIdOf = (e: Folded): string | undefined =>
  */
 export const storyMapBuildOrderProjector = defineProjector({
   name: STORYMAP_BUILD_ORDER,
-  version: 2,
+  version: 3,
   events,
   async apply(e, tx) {
     const storyId = storyIdOf(e);

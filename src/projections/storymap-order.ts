@@ -24,6 +24,9 @@ export type OrderRow = {
   version: number;
   /** a built story whose title or criteria moved after it was built */
   spec_changed_since_built: boolean;
+  /** criteria whose latest result passes (report_criteria) */
+  passing_ids: string[];
+  has_plan: boolean;
   cancelled_at: string | null;
   cancellation_reason: string | null;
 };

@@ -1,5 +1,11 @@
 import {
+  evolveBuild,
+  initialBuild,
+  type BuildRecord,
+} from '../events/catalog/storymap-build-fold.js';
+import {
   mapEvents,
+  storyBuildEvents,
   storyEvents,
   type Criterion,
   type StoryChanges,
@@ -22,7 +28,7 @@ export const StoryMapKeys = {
   storyPrefix: (projectId: string) => modelKeyPrefix('story', projectId),
 };
 
-const events = [...mapEvents, ...storyEvents] as const;
+const events = [...mapEvents, ...storyEvents, ...storyBuildEvents] as const;
 type Folded = LogEventOf<(typeof events)[number]>;
 type Of<T extends Folded['type']> = Extract<Folded, { type: T }>;
 
@@ -68,6 +74,7 @@ const newStory = ({ data: d, created_at }: Of<'story.created'>, version: number)
     approved_at: null,
   },
   history: [],
+  build: initialBuild(),
 });
 
 const built = (v: StoryView) => v.status === 'done' || v.status === 'approved';
@@ -145,10 +152,28 @@ const foldStory = (v: StoryView, e: Exclude<Folded, Of<'story.created'>>): Story
       return { ...v, depends_on: e.data.depends_on };
     case 'storymap.build_sequence_set':
       return { ...v, build_sequence: e.data.build_sequence };
+    case 'story.completed':
+      return {
+        ...v,
+        implementation_summary: e.data.summary,
+        implemented_files: e.data.implemented_files,
+        implemented_at: e.created_at,
+      };
     default:
       return v;
   }
 };
+
+/** Each criterion's latest result and how many tests prove it, from the building record. */
+const withResults = (v: StoryView, build: BuildRecord): StoryView => ({
+  ...v,
+  build,
+  acceptance_criteria: v.acceptance_criteria.map((c) => ({
+    ...c,
+    last_result: build.results[c.id] ?? null,
+    test_count: build.tests.filter((t) => t.criterion_ids.includes(c.id)).length,
+  })),
+});
 
 const newMap = ({ data: d, created_at }: Of<'storymap.created'>): MapView => ({
   project_id: d.project_id,
@@ -238,6 +263,9 @@ const foldMap = (m: MapView, e: Folded): MapView => {
   }
 };
 
+const isMapEvent = (e: Folded): e is Extract<Folded, { type: `storymap.${string}` }> =>
+  e.type.startsWith('storymap.');
+
 const storyIdOf = (e: Folded): string | undefined =>
   e.type === 'storymap.decision_logged' || !('story_id' in e.data) ? undefined : e.data.story_id;
 
@@ -248,7 +276,12 @@ const applyToStory = async (e: Folded, storyId: string, tx: ModelTx) => {
     : { version: e.stream_version, updated_at: e.created_at };
   if (e.type === 'story.created') return tx.put(key, newStory(e, e.stream_version));
   const view = await tx.get<StoryView>(key);
-  if (view) tx.put(key, { ...foldStory(view, e), ...own });
+  if (!view) return;
+  const folded = foldStory(view, e);
+  tx.put(key, {
+    ...(isMapEvent(e) ? folded : withResults(folded, evolveBuild(view.build, e))),
+    ...own,
+  });
 };
 
 /**
@@ -257,7 +290,7 @@ const applyToStory = async (e: Folded, storyId: string, tx: ModelTx) => {
  */
 export const storyMapStoriesProjector = defineProjector({
   name: STORYMAP_STORIES,
-  version: 1,
+  version: 2,
   events,
   async apply(e, tx) {
     const storyId = storyIdOf(e);

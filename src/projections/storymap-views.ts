@@ -6,6 +6,7 @@ import type {
   StoryStatus,
   VisionKey,
 } from '../events/catalog/storymap.js';
+import type { BuildRecord, CriterionResult } from '../events/catalog/storymap-build-fold.js';
 
 /** The map as get_vision, list_projects, get_context and the releases tools read it. */
 export type MapView = {
@@ -40,10 +41,10 @@ export type DecisionView = {
   retraction_reason: string | null;
 };
 
-/** A criterion as get_story shows it; results arrive with report_criteria (part 2). */
+/** A criterion as get_story shows it, with its latest reported result. */
 export type CriterionView = Omit<Criterion, 'criterion_id'> & {
   id: string;
-  last_result: null;
+  last_result: CriterionResult | null;
   test_count: number;
 };
 
@@ -91,4 +92,6 @@ export type StoryView = {
     approved_at: string | null;
   };
   history: StatusChange[];
+  /** claim, plan, tests, results, blockers, hand-offs, pull request (the building loop) */
+  build: BuildRecord;
 };

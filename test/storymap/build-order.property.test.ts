@@ -25,6 +25,8 @@ const row = (i: number, over: Partial<OrderRow>): OrderRow => ({
   must_ids: [],
   version: 1,
   spec_changed_since_built: false,
+  passing_ids: [],
+  has_plan: false,
   cancelled_at: null,
   cancellation_reason: null,
   ...over,

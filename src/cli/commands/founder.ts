@@ -4,6 +4,7 @@ import { storymap } from '../../app/storymap.js';
 import { founderTodo } from '../../app/storymap-context.js';
 import { SYSTEM, type Principal } from '../../commands/principal.js';
 import { action, appCommand, out, withApp, type AppFlags } from '../options.js';
+import { founderBuildCommands } from './founder-build.js';
 
 /**
  * The founder's side of the story map, which the contract leaves to "a person in the app":
@@ -12,20 +13,20 @@ import { action, appCommand, out, withApp, type AppFlags } from '../options.js';
  * The local user is the owner of every project on this machine; `--as` acts as a registered
  * actor instead (refused unless it is the project's owner).
  */
-type FounderFlags = AppFlags & { as?: string; json?: boolean };
+export type FounderFlags = AppFlags & { as?: string; json?: boolean };
 
 const principalOf = (flags: FounderFlags): Principal =>
   flags.as ? { kind: 'actor', actor_id: flags.as } : SYSTEM;
 
-const leaf = (name: string, description: string) =>
+export const leaf = (name: string, description: string) =>
   appCommand(name, description).option('--as <actor>', 'act as this registered actor (an owner)');
 
 /** Commander calls an action with the positional arguments, then the options, then itself. */
-const run = (
-  body: (app: App, principal: Principal, args: string[], flags: FounderFlags) => Promise<string>,
+export const run = <F extends FounderFlags = FounderFlags>(
+  body: (app: App, principal: Principal, args: string[], flags: F) => Promise<string>,
 ) =>
   action(async (...args: unknown[]) => {
-    const flags = args[args.length - 2] as FounderFlags;
+    const flags = args[args.length - 2] as F;
     const positional = args.slice(0, -2) as string[];
     await withApp(flags, async (app) =>
       out(`${await body(app, principalOf(flags), positional, flags)}\n`),
@@ -49,9 +50,11 @@ const mark = (to: 'ready_for_dev' | 'approved') =>
       }),
     );
 
-export const founderCommand = (): Command =>
-  new Command('founder')
-    .description("the founder's side of the story map: ready, approve, sequence, todo")
+export const founderCommand = (): Command => {
+  const founder = new Command('founder')
+    .description(
+      "the founder's side of the story map: ready, approve, sequence, todo, plan, blocker, handoff, release",
+    )
     .addCommand(mark('ready_for_dev'))
     .addCommand(mark('approved'))
     .addCommand(
@@ -85,3 +88,6 @@ export const founderCommand = (): Command =>
           }),
         ),
     );
+  for (const command of founderBuildCommands()) founder.addCommand(command);
+  return founder;
+};

@@ -29,7 +29,8 @@ export const requireCapability = (caller: Caller, capability: Capability): void 
  * The contract's own codes (`VERSION_CONFLICT`, `constitution_required`, `invalid_report`)
  * beside the kernel's; the surface answers them as they are.
  */
-export type StoryMapCode = 'VERSION_CONFLICT' | 'constitution_required' | 'invalid_report';
+export type StoryMapCode =
+  'VERSION_CONFLICT' | 'constitution_required' | 'invalid_report' | 'FEEDBACK_UNANSWERED';
 
 export const storyMapError = (
   code: StoryMapCode,

@@ -5,6 +5,11 @@ import type {
   StoryPriority,
   StoryStatus,
 } from '../../events/catalog/storymap.js';
+import {
+  evolveBuild,
+  initialBuild,
+  type BuildRecord,
+} from '../../events/catalog/storymap-build-fold.js';
 
 export type { StoryEvent };
 
@@ -30,6 +35,8 @@ export type StoryState = {
   implementation_summary: string | null;
   implemented_files: string[];
   criteria: Criterion[];
+  /** claim, plan, tests, results, blockers: the building loop's record */
+  build: BuildRecord;
 };
 
 export const initialStory = (): StoryState => ({
@@ -53,6 +60,7 @@ export const initialStory = (): StoryState => ({
   implementation_summary: null,
   implemented_files: [],
   criteria: [],
+  build: initialBuild(),
 });
 
 /** Notes append after a blank line (contracts/storymap.md, add_note). */
@@ -88,10 +96,19 @@ const apply = (state: StoryState, event: StoryEvent): StoryState => {
     }
     case 'criteria.replaced':
       return { ...state, criteria: event.data.criteria };
+    case 'story.completed':
+      return {
+        ...state,
+        implementation_summary: event.data.summary,
+        implemented_files: event.data.implemented_files,
+      };
+    default:
+      return state;
   }
 };
 
 export const evolveStory = (state: StoryState, event: StoryEvent): StoryState => ({
   ...apply(state, event),
+  build: evolveBuild(state.build, event),
   version: state.version + 1,
 });

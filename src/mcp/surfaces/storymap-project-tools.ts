@@ -182,7 +182,12 @@ export const projectTools: AnyTool[] = [
     args: {},
     output: result({ project: z.unknown(), constitution: z.unknown(), stories: z.unknown() }),
     run: async (args, call) => ({
-      result: await getSessionContext(storymap(call.app).reads, args.project_id, call.principal),
+      result: await getSessionContext(
+        storymap(call.app).reads,
+        args.project_id,
+        call.principal,
+        call.ctx.call.sessionId,
+      ),
       summary: 'session context',
     }),
   }),

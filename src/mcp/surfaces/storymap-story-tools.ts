@@ -205,7 +205,10 @@ export const storyTools: AnyTool[] = [
       const reads = storymap(call.app).reads;
       await reads.map(args.project_id, call.principal);
       const v = await reads.resolve(args.project_id, args.story_id);
-      return { result: storyDetail(v), summary: `${v.key} ${v.title} (${v.status})` };
+      return {
+        result: storyDetail(v, call.app.clock().toISOString()),
+        summary: `${v.key} ${v.title} (${v.status})`,
+      };
     },
   }),
   createStories,

@@ -1,4 +1,5 @@
 import type { Surface } from '../tool.js';
+import { buildTools } from './storymap-build-tools.js';
 import { cardResource, withCards } from './storymap-cards.js';
 import { planTools } from './storymap-plan-tools.js';
 import { projectTools } from './storymap-project-tools.js';
@@ -18,7 +19,7 @@ export const storyMapSurface: Surface = {
   instructions: specMyIdeaText(),
   tiers: ['all'],
   defaultTier: 'all',
-  tools: withCards([...projectTools, ...storyTools, ...planTools]),
+  tools: withCards([...projectTools, ...storyTools, ...planTools, ...buildTools]),
   resources: [cardResource],
   prompts: [specMyIdeaPrompt, workflowPrompt],
 };
