@@ -174,6 +174,7 @@ const fromStory = (row: OrderRow, event: StoryFolded): void => {
       return specMoved(row);
     }
     case 'story.note_added':
+    case 'story.plan_changed': // the map's own events carry the values
       return;
   }
 };

@@ -88,6 +88,9 @@ const apply = (state: StoryState, event: StoryEvent): StoryState => {
     }
     case 'criteria.replaced':
       return { ...state, criteria: event.data.criteria };
+    case 'story.plan_changed':
+      // the map holds the graph and the sequence: here it moves only the version
+      return state;
   }
 };
 
