@@ -265,6 +265,7 @@ export const checkReadyReleases = async (
   projectId: string,
   touched: readonly number[],
 ) => {
+  if (touched.length === 0) return [];
   await reads.fresh();
   const rows = live(await reads.rows(projectId));
   return [...new Set(touched)].flatMap((release) => {

@@ -2,7 +2,12 @@ import { invalidArgument, notFound } from '../commands/errors.js';
 import type { Principal } from '../commands/principal.js';
 import { VISION_QUESTIONS } from '../commands/storymap/vision.js';
 import { VisionKey } from '../events/catalog/storymap.js';
-import { rowPrefix, STORYMAP_BUILD_ORDER } from '../projections/storymap-build-order.js';
+import {
+  orderRow,
+  rowPrefix,
+  STORYMAP_BUILD_ORDER,
+  type StoredRow,
+} from '../projections/storymap-build-order.js';
 import { buildOrder, type BuildOrder, type OrderRow } from '../projections/storymap-order.js';
 import { STORYMAP_STORIES, StoryMapKeys } from '../projections/storymap-stories.js';
 import type { MapView, StoryView } from '../projections/storymap-views.js';
@@ -47,7 +52,7 @@ export const storyMapReads = (app: App) => {
     const key = `${head}/${projectId}`;
     if (memo?.key !== key) {
       const prefix = `${STORYMAP_BUILD_ORDER}/${rowPrefix(projectId)}`;
-      memo = { key, rows: (await models.range<OrderRow>({ prefix })).map(([, r]) => r) };
+      memo = { key, rows: (await models.range<StoredRow>({ prefix })).map(([, r]) => orderRow(r)) };
     }
     return memo;
   };

@@ -17,7 +17,11 @@ import { requireMap, requireWritable, resolveStory } from '../commands/storymap/
 import { loadMap, runBatch } from '../commands/storymap/run.js';
 import { storyDecider, type StoryCommand } from '../commands/storymap/story.js';
 import type { StoryState } from '../commands/storymap/story-state.js';
-import { decideUpdateStories, type StoryRow } from '../commands/storymap/update-stories.js';
+import {
+  decideSetSequence,
+  decideUpdateStories,
+  type StoryRow,
+} from '../commands/storymap/update-stories.js';
 import type { StoryChanges, StoryStatus } from '../events/catalog/storymap.js';
 import type { App } from './app.js';
 import { perApp } from './per-app.js';
@@ -137,19 +141,22 @@ export const storyMapService = (app: App) => {
         (caller) => ({ type: 'RenameRelease', data: { ...args, caller } }),
         (s) => s.releases.get(args.release_order),
       ),
-    setBuildSequence: (
+    async setBuildSequence(
       args: In & { story_id: string; build_sequence: number | null },
       principal: Principal,
-    ) =>
-      mapCommand(
-        args,
-        principal,
-        (caller) => ({
-          type: 'SetBuildSequence',
-          data: { story_ref: args.story_id, build_sequence: args.build_sequence, caller },
-        }),
-        () => undefined,
-      ),
+    ) {
+      const caller = await callerOf(app, args.project_id, principal);
+      const map = requireMap((await loadMap(app.log, args.project_id)).state);
+      const { story_id } = resolveStory(map, args.story_id);
+      const command = { story_ref: args.story_id, build_sequence: args.build_sequence, caller };
+      return runBatch(app.log, {
+        projectId: args.project_id,
+        storyIds: [story_id],
+        meta: metaOf(caller),
+        decide: (m, [story]) => decideSetSequence(command, m, story!),
+        respond: () => undefined,
+      });
+    },
     logDecision: (
       args: In & {
         title: string;

@@ -80,8 +80,11 @@ export const successResult = <Result>(
     ...(outcome.position === undefined ? {} : { position: outcome.position }),
     result: outcome.result,
   };
+  const summary = outcome.summary ?? `${tool.name}: ok`;
   return {
-    content: text(outcome.summary ?? `${tool.name}: ok`, envelope),
+    content: outcome.text
+      ? [{ type: 'text', text: `${summary}\n${outcome.text}` }]
+      : text(summary, envelope),
     structuredContent: envelope,
   };
 };

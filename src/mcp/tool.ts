@@ -86,6 +86,12 @@ export type ToolSuccess<Result> = {
   position?: number;
   /** the surface's own envelope fields (its `Vocabulary.envelope`), e.g. intent's `task_id` */
   envelope?: Record<string, unknown>;
+  /**
+   * The text block after the summary line, when the envelope's JSON would repeat a large answer
+   * (the build order of 2,000 stories): a rendering that still carries every field, for hosts
+   * that show the model only text. Default: the envelope as JSON.
+   */
+  text?: string;
 };
 
 /**

@@ -43,109 +43,186 @@ const emptyRow = (id: string): OrderRow => ({
 
 const keyNumber = (key: string) => Number(key.slice(key.lastIndexOf('-') + 1));
 
+/**
+ * A row as stored: its fields by position. With self-describing msgpack maps the field names
+ * were half of every row's bytes, and a rebuild writes a row for nearly every event it folds:
+ * positions halve what is encoded, written and read back (list_stories, the build order).
+ */
+export type StoredRow = [
+  id: string,
+  key: string,
+  title: string,
+  status: OrderRow['status'],
+  activity: string,
+  release: number,
+  priority: OrderRow['priority'],
+  effort: OrderRow['effort'],
+  sort_order: number | null,
+  build_sequence: number | null,
+  depends_on: string[],
+  criteria_count: number,
+  must_ids: string[],
+  version: number,
+  spec_changed_since_built: boolean,
+  cancelled_at: string | null,
+  cancellation_reason: string | null,
+  passing_ids: string[],
+  has_plan: boolean,
+];
+
+export const storedRow = (r: OrderRow): StoredRow => [
+  r.id,
+  r.key,
+  r.title,
+  r.status,
+  r.activity,
+  r.release,
+  r.priority,
+  r.effort,
+  r.sort_order,
+  r.build_sequence,
+  r.depends_on,
+  r.criteria_count,
+  r.must_ids,
+  r.version,
+  r.spec_changed_since_built,
+  r.cancelled_at,
+  r.cancellation_reason,
+  r.passing_ids,
+  r.has_plan,
+];
+
+/** A fresh row object from its stored form (the fold changes it in place, never the stored one). */
+export const orderRow = (s: StoredRow): OrderRow => ({
+  id: s[0],
+  key: s[1],
+  number: keyNumber(s[1]),
+  title: s[2],
+  status: s[3],
+  activity: s[4],
+  release: s[5],
+  priority: s[6],
+  effort: s[7],
+  sort_order: s[8],
+  build_sequence: s[9],
+  depends_on: s[10],
+  criteria_count: s[11],
+  must_ids: s[12],
+  version: s[13],
+  spec_changed_since_built: s[14],
+  cancelled_at: s[15],
+  cancellation_reason: s[16],
+  passing_ids: s[17],
+  has_plan: s[18],
+});
+
 const musts = (criteria: readonly { criterion_id: string; priority: string }[]) =>
   criteria.filter((c) => c.priority === 'must').map((c) => c.criterion_id);
 
 const built = (row: OrderRow) => row.status === 'done' || row.status === 'approved';
 /** A spec change on a built story: its criteria or title moved after it was built. */
-const specMoved = (row: OrderRow): OrderRow => ({
-  ...row,
-  spec_changed_since_built: built(row) || row.spec_changed_since_built,
-});
-
-const revised = (row: OrderRow, changes: StoryChanges): OrderRow => {
-  const { title, activity, priority, effort, sort_order, release_order: release } = changes;
-  const picked = { title, activity, priority, effort, sort_order, release };
-  return {
-    ...row,
-    ...Object.fromEntries(Object.entries(picked).filter(([, v]) => v !== undefined)),
-  };
+const specMoved = (row: OrderRow): void => {
+  row.spec_changed_since_built = built(row) || row.spec_changed_since_built;
 };
 
-const fromStory = (row: OrderRow, event: StoryFolded): OrderRow => {
+const revise = (row: OrderRow, changes: StoryChanges): void => {
+  const { title, activity, priority, effort, sort_order, release_order } = changes;
+  if (title !== undefined) row.title = title;
+  if (activity !== undefined) row.activity = activity;
+  if (priority !== undefined) row.priority = priority;
+  if (effort !== undefined) row.effort = effort;
+  if (sort_order !== undefined) row.sort_order = sort_order;
+  if (release_order !== undefined) row.release = release_order;
+};
+
+/**
+ * One story event into its row, in place: `row` is the fold's own copy. Arrays are replaced,
+ * never changed, since the stored row (cached by the engine) may share them.
+ */
+const fromStory = (row: OrderRow, event: StoryFolded): void => {
   switch (event.type) {
     case 'story.created': {
       const { key, title, activity, priority, effort, release_order } = event.data;
-      return {
-        ...row,
-        key,
-        number: keyNumber(key),
-        title,
-        activity,
-        priority,
-        effort,
-        release: release_order,
-      };
+      row.key = key;
+      row.number = keyNumber(key);
+      row.title = title;
+      row.activity = activity;
+      row.priority = priority;
+      row.effort = effort;
+      row.release = release_order;
+      return;
     }
     case 'story.revised':
-      return revised(row, event.data.changes);
-    case 'story.status_changed': {
-      const { to } = event.data;
-      return {
-        ...row,
-        status: to,
-        spec_changed_since_built: to === 'done' ? false : row.spec_changed_since_built,
-      };
-    }
+      return revise(row, event.data.changes);
+    case 'story.status_changed':
+      row.status = event.data.to;
+      if (event.data.to === 'done') row.spec_changed_since_built = false;
+      return;
     case 'story.cancelled':
-      return { ...row, cancelled_at: event.created_at, cancellation_reason: event.data.reason };
+      row.cancelled_at = event.created_at;
+      row.cancellation_reason = event.data.reason;
+      return;
     case 'story.uncancelled':
-      return { ...row, cancelled_at: null, cancellation_reason: null, status: event.data.status };
+      row.cancelled_at = null;
+      row.cancellation_reason = null;
+      row.status = event.data.status;
+      return;
     case 'criteria.added':
-      return specMoved({
-        ...row,
-        criteria_count: row.criteria_count + event.data.criteria.length,
-        must_ids: [...row.must_ids, ...musts(event.data.criteria)],
-      });
+      row.criteria_count += event.data.criteria.length;
+      row.must_ids = [...row.must_ids, ...musts(event.data.criteria)];
+      return specMoved(row);
     case 'criteria.replaced':
-      return {
-        ...row,
-        criteria_count: event.data.criteria.length,
-        must_ids: musts(event.data.criteria),
-        passing_ids: row.passing_ids.filter((id) => !event.data.removed.includes(id)),
-      };
+      row.criteria_count = event.data.criteria.length;
+      row.must_ids = musts(event.data.criteria);
+      row.passing_ids = row.passing_ids.filter((id) => !event.data.removed.includes(id));
+      return;
     case 'criteria.reported': {
       const reported = new Set(event.data.results.map((r) => r.criterion_id));
       const passing = event.data.results.filter((r) => r.status === 'pass');
       const kept = row.passing_ids.filter((id) => !reported.has(id));
-      return { ...row, passing_ids: [...kept, ...passing.map((r) => r.criterion_id)] };
+      row.passing_ids = [...kept, ...passing.map((r) => r.criterion_id)];
+      return;
     }
     case 'story.plan_saved':
-      return { ...row, has_plan: true };
+      row.has_plan = true;
+      return;
     case 'criterion.updated': {
       const { criterion_id, priority } = event.data;
-      if (priority === undefined) return specMoved(row);
-      const others = row.must_ids.filter((id) => id !== criterion_id);
-      return specMoved({
-        ...row,
-        must_ids: priority === 'must' ? [...others, criterion_id] : others,
-      });
+      if (priority !== undefined) {
+        const others = row.must_ids.filter((id) => id !== criterion_id);
+        row.must_ids = priority === 'must' ? [...others, criterion_id] : others;
+      }
+      return specMoved(row);
     }
     case 'story.note_added':
-      return row;
+    case 'story.plan_changed': // the map's own events carry the values
+      return;
   }
 };
 
 const isStoryEvent = (event: Folded): event is StoryFolded => !event.type.startsWith('storymap.');
 
-/** One event folded into its story's row; a story event also moves the row's `version`. */
-export const foldRow = (row: OrderRow | undefined, event: Folded, storyId: string): OrderRow => {
-  const current = row ?? emptyRow(storyId);
-  if (isStoryEvent(event)) return { ...fromStory(current, event), version: event.stream_version };
+/** One event folded into its story's row, in place; a story event also moves its `version`. */
+const foldInto = (row: OrderRow, event: Folded): void => {
+  if (isStoryEvent(event)) {
+    fromStory(row, event);
+    row.version = event.stream_version;
+    return;
+  }
   switch (event.type) {
     case 'storymap.story_indexed':
-      return {
-        ...current,
-        key: event.data.key,
-        number: keyNumber(event.data.key),
-        title: event.data.title,
-      };
+      row.key = event.data.key;
+      row.number = keyNumber(event.data.key);
+      row.title = event.data.title;
+      return;
     case 'storymap.dependencies_set':
-      return { ...current, depends_on: event.data.depends_on };
+      row.depends_on = event.data.depends_on;
+      return;
     case 'storymap.build_sequence_set':
-      return { ...current, build_sequence: event.data.build_sequence };
+      row.build_sequence = event.data.build_sequence;
+      return;
     default:
-      return current;
+      return;
   }
 };
 
@@ -159,12 +236,17 @@ const storyIdOf = (e: Folded): string | undefined =>
  */
 export const storyMapBuildOrderProjector = defineProjector({
   name: STORYMAP_BUILD_ORDER,
-  version: 3,
+  // 4: rows stored by position (StoredRow), with the building loop's passing_ids and has_plan
+  version: 4,
   events,
   async apply(e, tx) {
     const storyId = storyIdOf(e);
     if (storyId === undefined) return;
     const key = rowKey(e.data.project_id, storyId);
-    tx.put(key, foldRow(await tx.get<OrderRow>(key), e, storyId));
+    const stored = await tx.get<StoredRow>(key);
+    // decoded into a fresh object, folded in place, stored by position: one object per event
+    const row = stored ? orderRow(stored) : emptyRow(storyId);
+    foldInto(row, e);
+    tx.put(key, storedRow(row));
   },
 });

@@ -2,7 +2,11 @@ import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { decideCancel } from '../../src/commands/storymap/cancel.js';
 import { decideCreateStories, type NewStory } from '../../src/commands/storymap/create-stories.js';
-import { decideUpdateStories, type StoryRow } from '../../src/commands/storymap/update-stories.js';
+import {
+  decideSetSequence,
+  decideUpdateStories,
+  type StoryRow,
+} from '../../src/commands/storymap/update-stories.js';
 import { initialStory } from '../../src/commands/storymap/story-state.js';
 import {
   baseMap,
@@ -134,13 +138,54 @@ describe('update_stories', () => {
     ]);
     assert.deepEqual(
       decided.stories.map((s) => s.map((e) => e.type)),
-      [['story.revised', 'story.status_changed'], []],
+      [['story.revised', 'story.status_changed', 'story.plan_changed'], ['story.plan_changed']],
     );
     assert.deepEqual(
       decided.map.map((e) => e.type),
       ['storymap.story_indexed', 'storymap.build_sequence_set', 'storymap.dependencies_set'],
     );
     assert.equal(decided.dependencies_updated, 1);
+  });
+  it('a dependency or build-sequence change moves the story’s version', () => {
+    const decided = update([
+      { story_id: 's1', changes: {}, build_sequence: 2 },
+      { story_id: 's2', changes: {}, dependencies: ['s1', 's1'] },
+    ]);
+    assert.deepEqual(
+      decided.stories.map((events) => events.map((e) => e.data)),
+      [
+        [{ project_id: P, story_id: 's1', build_sequence: 2, by: 'eddie' }],
+        [{ project_id: P, story_id: 's2', depends_on: ['s1'], by: 'eddie' }],
+      ],
+    );
+    const [s1, s2] = twoStories();
+    const after = [
+      storyOf([storyCreated('s1', 1), ...decided.stories[0]!]),
+      storyOf([storyCreated('s2', 2), ...decided.stories[1]!]),
+    ];
+    assert.deepEqual(
+      after.map((s) => s.version),
+      [s1!.version + 1, s2!.version + 1],
+    );
+    // a client that read the story before the change holds a stale version now
+    const details = refuses(
+      () =>
+        update([{ story_id: 's2', expected_version: 1, changes: { title: 'x' } }], baseMap(2), [
+          after[1]!,
+        ]),
+      'VERSION_CONFLICT',
+    );
+    assert.deepEqual(details.stale_stories, [
+      { id: 's2', key: 'PB-2', expected_version: 1, current_version: 2 },
+    ]);
+  });
+  it('an unchanged dependency set or sequence writes nothing and keeps the version', () => {
+    const map = [...baseMap(2), depends('s2', 's1')];
+    const decided = update([{ story_id: 's2', changes: {}, dependencies: ['s1'] }], map, [
+      twoStories()[1]!,
+    ]);
+    assert.deepEqual(decided.stories, [[]]);
+    assert.deepEqual(decided.map, []);
   });
   it('one stale row refuses the whole batch with VERSION_CONFLICT and stale_stories', () => {
     const details = refuses(
@@ -224,6 +269,37 @@ describe('update_stories', () => {
       'not_found',
       'No story found matching "zz"',
     ));
+});
+
+describe('founder sequence', () => {
+  const s2 = () => storyOf([storyCreated('s2', 2)]);
+  const sequence = (build_sequence: number | null, map = baseMap(2), caller = owner) =>
+    decideSetSequence({ story_ref: 'PB-2', build_sequence, caller }, mapOf(map), s2());
+  it('sets the place on the map and moves the story’s version', () => {
+    const decided = sequence(3);
+    assert.deepEqual(decided.map, [
+      {
+        type: 'storymap.build_sequence_set',
+        data: { project_id: P, story_id: 's2', build_sequence: 3 },
+      },
+    ]);
+    assert.deepEqual(decided.stories, [
+      [
+        {
+          type: 'story.plan_changed',
+          data: { project_id: P, story_id: 's2', build_sequence: 3, by: 'olivia' },
+        },
+      ],
+    ]);
+    assert.equal(storyOf([storyCreated('s2', 2), ...decided.stories[0]!]).version, 2);
+  });
+  it('the same place again writes nothing', () => {
+    const map = [...baseMap(2), ...sequence(3).map];
+    assert.deepEqual(sequence(3, map), { map: [], stories: [[]] });
+  });
+  it('refuses a place below 1', () => void refuses(() => sequence(0), 'invalid_argument'));
+  it('a viewer may not sequence: the refusal names the capability', () =>
+    void refuses(() => sequence(1, baseMap(2), viewer), 'forbidden', 'edit access'));
 });
 
 describe('cancel_story / uncancel_story', () => {

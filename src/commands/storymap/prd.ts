@@ -2,15 +2,30 @@ import type { CriterionInput } from './criteria.js';
 import { DEFAULT_ACTIVITY } from './batch.js';
 
 /**
- * import_prd without a language model: the Markdown's structure is the proposal. Headings are
- * activities, top-level list items stories, and Given/When/Then lines under a story its
- * criteria (a nested item that is not one of those is a criterion as it stands).
+ * import_prd without a language model: the Markdown's structure is the proposal, line by line,
+ * so the same text always gives the same proposal (contracts/storymap.md says "with AI"; this
+ * ledger has none, and says so in the answer's summary). The rules, in the order they apply:
+ * - a heading (`#`…`######`) is an activity, named by its text; the one exception is a document
+ *   title: a heading alone at the shallowest level, with deeper headings under it, is not an
+ *   activity (`# Photo Book` over `## Share`, `## Print`). Stories before any heading go to
+ *   the activity "General";
+ * - a list item (`-`, `*`, `+`, `1.`, `1)`, an optional `[ ]`/`[x]` box) indented less than two
+ *   spaces is a story, titled by its text;
+ * - under a story, a line starting with Given, When or Then (any case, list marker or not, `:`
+ *   optional) is part of a criterion; `And` continues the part before it; a Given or When after
+ *   a Then starts the next criterion;
+ * - under a story, a nested list item that is none of those is a criterion as it stands;
+ * - anything else (paragraphs, tables, lines inside ``` or ~~~ fences) is left out, and an
+ *   activity with no story is dropped. Every criterion is `should`: priorities are the
+ *   founder's call. `steps` are always empty: Markdown has no level for them.
+ * The `format` argument (PRD, Markdown, text) does not change the rules.
  */
 export type PrdStory = { title: string; acceptance_criteria: CriterionInput[] };
 export type PrdActivity = { name: string; steps: string[]; stories: PrdStory[] };
 
 const HEADING = /^(#{1,6})\s+(.+?)\s*#*\s*$/;
 const ITEM = /^(\s*)(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(.+)$/;
+const FENCE = /^\s*(`{3,}|~{3,})/;
 const GWT = /^\s*(?:[-*+]\s+)?(given|when|then|and)\b[\s:,]*(.*)$/i;
 
 const criterion = (parts: { given?: string; when?: string; then?: string }): CriterionInput => ({
@@ -57,16 +72,31 @@ const onGwt = (p: Parser, word: string, rest: string) => {
   p.last = part;
 };
 
+/** The lines outside fenced code blocks (``` or ~~~, closed by a fence of the same kind). */
+const unfenced = (lines: readonly string[]): string[] => {
+  let fence: string | undefined;
+  return lines.filter((line) => {
+    const marker = FENCE.exec(line)?.[1];
+    if (marker && (!fence || marker.startsWith(fence))) {
+      fence = fence ? undefined : marker.slice(0, 3);
+      return false;
+    }
+    return !fence;
+  });
+};
+
+/** The level of the document's title: the first heading, when it alone is the shallowest. */
+const titleLevel = (levels: readonly number[]): number => {
+  const top = Math.min(...levels);
+  const lone = levels.length > 1 && levels.filter((n) => n === top).length === 1;
+  return lone && levels[0] === top ? top : 0;
+};
+
 export const parsePrd = (text: string): PrdActivity[] => {
-  const lines = text.split(/\r?\n/);
-  const headings = lines
-    .map((l) => HEADING.exec(l)?.[1]?.length)
-    .filter((n): n is number => n !== undefined);
-  // a lone top heading over deeper ones is the document's title, not an activity
-  const titleLevel =
-    headings.filter((n) => n === Math.min(...headings)).length === 1 && headings.length > 1
-      ? Math.min(...headings)
-      : 0;
+  const lines = unfenced(text.split(/\r?\n/));
+  const title = titleLevel(
+    lines.map((l) => HEADING.exec(l)?.[1]?.length).filter((n): n is number => n !== undefined),
+  );
   const p: Parser = { activities: [], gwt: {} };
   for (const line of lines) {
     const heading = HEADING.exec(line);
@@ -75,7 +105,7 @@ export const parsePrd = (text: string): PrdActivity[] => {
     if (heading) {
       flush(p);
       p.story = undefined;
-      if (heading[1]!.length !== titleLevel)
+      if (heading[1]!.length !== title)
         p.activities.push({ name: heading[2]!.trim(), steps: [], stories: [] });
     } else if (gwt && p.story) onGwt(p, gwt[1]!, gwt[2]!.trim());
     else if (item && item[1]!.length < 2) {

@@ -3,6 +3,7 @@ import { invalidArgument, notFound } from '../errors.js';
 import { requireCapability, storyMapError, type Caller } from './access.js';
 import { findActivity, type BatchEvents } from './batch.js';
 import { findCycle } from './graph.js';
+import { mapDecider } from './map.js';
 import type { MapEvent, MapState } from './map-state.js';
 import { requireMap, requireWritable } from './refs.js';
 import { placeInRelease } from './releases.js';
@@ -147,19 +148,27 @@ const rowEvents = (row: StoryRow, story: StoryState, map: MapState, by: string) 
       type: 'storymap.story_indexed',
       data: { ...on, key: story.key, title: changes.title, cancelled: story.cancelled !== null },
     });
+  const plan: { depends_on?: string[]; build_sequence?: number | null } = {};
   if (row.dependencies) {
     const depends_on = [...new Set(row.dependencies)];
-    if (JSON.stringify(map.dependencies.get(story.story_id) ?? []) !== JSON.stringify(depends_on))
+    if (JSON.stringify(map.dependencies.get(story.story_id) ?? []) !== JSON.stringify(depends_on)) {
       mapEvents.push({ type: 'storymap.dependencies_set', data: { ...on, depends_on } });
+      plan.depends_on = depends_on;
+    }
   }
   if (
     row.build_sequence !== undefined &&
     (map.sequence.get(story.story_id) ?? null) !== row.build_sequence
-  )
+  ) {
     mapEvents.push({
       type: 'storymap.build_sequence_set',
       data: { ...on, build_sequence: row.build_sequence },
     });
+    plan.build_sequence = row.build_sequence;
+  }
+  // the story's own stream records it too, so its version moves (an expected_version sees it)
+  if (Object.keys(plan).length > 0)
+    storyEvents.push({ type: 'story.plan_changed', data: { ...on, ...plan, by } });
   return { storyEvents, mapEvents };
 };
 
@@ -184,4 +193,35 @@ export const decideUpdateStories = (
     return decided.storyEvents;
   });
   return { map: mapEvents, stories: perStory, dependencies_updated };
+};
+
+export type SetSequence = { story_ref: string; build_sequence: number | null; caller: Caller };
+
+/**
+ * The founder's `sequence`: the map decides the place (mapDecider's SetBuildSequence, with its
+ * refusals), and the story's stream records it too, so the story's version moves.
+ */
+export const decideSetSequence = (
+  command: SetSequence,
+  map: MapState,
+  story: StoryState,
+): BatchEvents => {
+  const out = mapDecider.decide({ type: 'SetBuildSequence', data: command }, map);
+  const decided = Array.isArray(out) ? out : [out];
+  const set = decided.find((e) => e.type === 'storymap.build_sequence_set');
+  const planned: StoryEvent[] =
+    set?.type === 'storymap.build_sequence_set'
+      ? [
+          {
+            type: 'story.plan_changed',
+            data: {
+              project_id: map.project_id,
+              story_id: story.story_id,
+              build_sequence: set.data.build_sequence,
+              by: command.caller.actor_id,
+            },
+          },
+        ]
+      : [];
+  return { map: decided, stories: [planned] };
 };

@@ -240,6 +240,22 @@ export const CriteriaReplaced = defineEvent(
   }),
 );
 
+/**
+ * A story's place in the build changed: its dependencies or its build sequence, which the map
+ * decides (`storymap.dependencies_set`, `storymap.build_sequence_set`). Appended to the story's
+ * own stream in the same atomic append, so the change moves the story's `version` and a client
+ * holding an expected_version sees it.
+ */
+export const StoryPlanChanged = defineEvent(
+  'story.plan_changed',
+  z.object({
+    ...onStory,
+    depends_on: z.array(z.string()).optional(),
+    build_sequence: z.number().int().positive().nullable().optional(),
+    by: z.string(),
+  }),
+);
+
 export const mapEvents = [
   StoryMapCreated,
   StoryMapArchived,
@@ -266,6 +282,7 @@ export const storyEvents = [
   CriteriaAdded,
   CriterionUpdated,
   CriteriaReplaced,
+  StoryPlanChanged,
 ] as const;
 
 export const storymapEvents = [...mapEvents, ...storyEvents] as const;

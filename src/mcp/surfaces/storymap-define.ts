@@ -10,7 +10,13 @@ import { Annotations, defineTool, type AnyTool, type ToolContext } from '../tool
  */
 type Shape = z.ZodRawShape;
 export type Call = { app: App; principal: Principal; ctx: ToolContext };
-type Answer = { result: unknown; summary: string; position?: number };
+type Answer = {
+  result: unknown;
+  summary: string;
+  position?: number;
+  /** the text block's body in place of the envelope's JSON (ToolSuccess.text) */
+  text?: string;
+};
 
 type Spec<A extends Shape> = {
   name: string;
@@ -56,6 +62,7 @@ const tool = <A extends Shape>(
         project_id,
         summary: answer.summary,
         ...(answer.position !== undefined ? { position: answer.position } : {}),
+        ...(answer.text !== undefined ? { text: answer.text } : {}),
       };
     },
   });

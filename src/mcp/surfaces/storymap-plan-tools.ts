@@ -13,6 +13,7 @@ import { requireVision } from '../../commands/storymap/create-stories.js';
 import { DecisionCategory } from '../../events/catalog/storymap.js';
 import type { AnyTool } from '../tool.js';
 import { CriterionInputSchema, read, result, StoryRef, write } from './storymap-define.js';
+import { buildOrderText } from './storymap-order-text.js';
 
 const criteriaOf = (s: { criteria: { criterion_id: string; text: string; priority: string }[] }) =>
   s.criteria.map((c) => ({ id: c.criterion_id, text: c.text, priority: c.priority }));
@@ -165,6 +166,7 @@ const releaseTools: AnyTool[] = [
       return {
         result: r,
         summary: `${r.order.length} in order, ${r.unsequenced.length} unsequenced`,
+        text: buildOrderText(r, args.project_id),
       };
     },
   }),

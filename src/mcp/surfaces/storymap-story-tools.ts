@@ -155,10 +155,14 @@ const updateStories: AnyTool = write({
   run: async (args, call) => {
     const service = storymap(call.app);
     const o = await service.updateStories(args, call.principal);
+    // A release holding a live story not yet built cannot be ready: only the releases of the
+    // stories this batch left built or cancelled are checked (most batches: none, no read).
     const readyReleases = await checkReadyReleases(
       service.reads,
       args.project_id,
-      o.result.map((s) => s.release_order),
+      o.result
+        .filter((s) => s.cancelled !== null || s.status === 'done' || s.status === 'approved')
+        .map((s) => s.release_order),
     );
     return {
       result: {
