@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { App } from '../../app/app.js';
 import { storymap } from '../../app/storymap.js';
 import { founderTodo } from '../../app/storymap-context.js';
+import { founderRootCommand, founderRunCommand } from './founder-run.js';
 import { SYSTEM, type Principal } from '../../commands/principal.js';
 import { action, appCommand, out, withApp, type AppFlags } from '../options.js';
 
@@ -12,16 +13,16 @@ import { action, appCommand, out, withApp, type AppFlags } from '../options.js';
  * The local user is the owner of every project on this machine; `--as` acts as a registered
  * actor instead (refused unless it is the project's owner).
  */
-type FounderFlags = AppFlags & { as?: string; json?: boolean };
+export type FounderFlags = AppFlags & { as?: string; json?: boolean };
 
 const principalOf = (flags: FounderFlags): Principal =>
   flags.as ? { kind: 'actor', actor_id: flags.as } : SYSTEM;
 
-const leaf = (name: string, description: string) =>
+export const leaf = (name: string, description: string) =>
   appCommand(name, description).option('--as <actor>', 'act as this registered actor (an owner)');
 
 /** Commander calls an action with the positional arguments, then the options, then itself. */
-const run = (
+export const run = (
   body: (app: App, principal: Principal, args: string[], flags: FounderFlags) => Promise<string>,
 ) =>
   action(async (...args: unknown[]) => {
@@ -84,4 +85,6 @@ export const founderCommand = (): Command =>
               .join('\n');
           }),
         ),
-    );
+    )
+    .addCommand(founderRunCommand())
+    .addCommand(founderRootCommand());
