@@ -1,5 +1,6 @@
 import type { Surface } from '../tool.js';
 import { planTools } from './storymap-plan-tools.js';
+import { extraTools } from './storymap-extra-tools.js';
 import { projectTools } from './storymap-project-tools.js';
 import { runTools } from './storymap-run-tools.js';
 import { storyTools } from './storymap-story-tools.js';
@@ -18,5 +19,5 @@ export const storyMapSurface: Surface = {
     'ready_for_dev and approved are set by the founder (`intentlog founder`), not by agents.',
   tiers: ['all'],
   defaultTier: 'all',
-  tools: [...projectTools, ...storyTools, ...planTools, ...runTools],
+  tools: [...projectTools, ...storyTools, ...planTools, ...runTools, ...extraTools],
 };
