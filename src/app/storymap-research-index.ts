@@ -24,7 +24,7 @@ const FIELDS = ['ref', 'title', 'body', 'criteria', 'notes', 'history'] as const
 export const SEARCH_OPTIONS = {
   boost: { ref: 4, title: 3, criteria: 2, body: 1.5, notes: 1, history: 0.5 },
   prefix: (term: string) => term.length >= 3,
-  fuzzy: (term: string) => (term.length >= 5 ? 0.2 : false),
+  fuzzy: (term: string) => (term.length >= 7 ? 0.2 : false),
   combineWith: 'OR',
 } as const;
 
