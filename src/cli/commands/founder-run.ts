@@ -37,7 +37,8 @@ const create = () =>
     )
     .action(
       run(async (app, principal, args, flags: RunFlags) => {
-        const [project_id, ...stories] = args;
+        // commander hands a variadic argument over as one array
+        const [project_id, ...stories] = args.flat();
         const o = await runs(app).create(
           {
             project_id: project_id!,
