@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { App } from '../../app/app.js';
 import { storymap } from '../../app/storymap.js';
 import { founderTodo } from '../../app/storymap-context.js';
+import { founderRootCommand, founderRunCommand } from './founder-run.js';
 import { SYSTEM, type Principal } from '../../commands/principal.js';
 import { action, appCommand, out, withApp, type AppFlags } from '../options.js';
 import { founderBuildCommands } from './founder-build.js';
@@ -87,7 +88,9 @@ export const founderCommand = (): Command => {
               .join('\n');
           }),
         ),
-    );
+    )
+    .addCommand(founderRunCommand())
+    .addCommand(founderRootCommand());
   for (const command of founderBuildCommands()) founder.addCommand(command);
   return founder;
 };

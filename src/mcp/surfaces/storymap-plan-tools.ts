@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { storymap } from '../../app/storymap.js';
-import { founderTodo } from '../../app/storymap-context.js';
 import {
   checkReleaseReadiness,
   findOrphanedReleases,
@@ -346,18 +345,6 @@ const decisionTools: AnyTool[] = [
         },
         summary: `${summary.stories} stories in ${summary.activities} activities proposed`,
       };
-    },
-  }),
-  read({
-    name: 'get_founder_todo',
-    title: "What's waiting on me",
-    description:
-      'What waits on the founder in this project, most unblocking first: built stories to approve, stories to mark ready, stories to sequence (the founder clears them with `intentlog founder`).',
-    args: {},
-    output: result({ items: z.array(z.unknown()) }),
-    run: async (args, call) => {
-      const r = await founderTodo(storymap(call.app).reads, args.project_id, call.principal);
-      return { result: r, summary: `${r.items.length} items waiting on the founder` };
     },
   }),
 ];

@@ -2,8 +2,10 @@ import type { Surface } from '../tool.js';
 import { buildTools } from './storymap-build-tools.js';
 import { cardResource, withCards } from './storymap-cards.js';
 import { planTools } from './storymap-plan-tools.js';
+import { extraTools } from './storymap-extra-tools.js';
 import { projectTools } from './storymap-project-tools.js';
 import { specMyIdeaPrompt, specMyIdeaText, workflowPrompt } from './storymap-prompts.js';
+import { runTools } from './storymap-run-tools.js';
 import { storyTools } from './storymap-story-tools.js';
 
 /**
@@ -19,7 +21,14 @@ export const storyMapSurface: Surface = {
   instructions: specMyIdeaText(),
   tiers: ['all'],
   defaultTier: 'all',
-  tools: withCards([...projectTools, ...storyTools, ...planTools, ...buildTools]),
+  tools: withCards([
+    ...projectTools,
+    ...storyTools,
+    ...planTools,
+    ...buildTools,
+    ...runTools,
+    ...extraTools,
+  ]),
   resources: [cardResource],
   prompts: [specMyIdeaPrompt, workflowPrompt],
 };
