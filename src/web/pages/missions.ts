@@ -2,12 +2,11 @@ import { missions } from '../../app/missions-service.js';
 import { pendingCodes, type PendingCode } from '../../app/missions-owner-channel.js';
 import { deskDecider, deskStream } from '../../commands/missions/desk.js';
 import type { Desk, Lease, Mission } from '../../commands/missions/desk-state.js';
-import { MOUNT_STREAM, mountDecider } from '../../commands/missions/mounts.js';
 import { visibleProjects } from '../event-rows.js';
 import { foldAt } from '../fold-at.js';
 import { href, html, type Html } from '../html.js';
 import { definePage, type PageContext } from '../page.js';
-import { projectNotFound } from './projects.js';
+import { projectNotFound, projectsOf } from './projects.js';
 
 const when = (at: string) =>
   html`<time datetime="${at}">${at.slice(0, 19).replace('T', ' ')}</time>`;
@@ -165,28 +164,36 @@ export const missionPage = definePage({
   },
 });
 
-/** Every project with a missions desk mounted, as the principal may see them. */
+/** Every project the principal may see that has a missions desk (its desk stream has events). */
 export const missionsPage = definePage({
   path: '/missions',
   nav: 'Missions',
-  models: [],
+  models: ['projects'],
   async render(ctx) {
-    const { state: table } = await foldAt(ctx.app, MOUNT_STREAM, mountDecider, ctx.at);
-    const visible = await visibleProjects(ctx.app, ctx.principal);
-    const ids = Object.keys(table.projects).filter((p) => !visible || visible.has(p));
+    const projects = await projectsOf(ctx);
+    const withDesk = (
+      await Promise.all(
+        projects.map(async (p) => {
+          const { folded } = await foldAt(ctx.app, deskStream(p.project_id), deskDecider, ctx.at);
+          return folded > 0 ? [p] : [];
+        }),
+      )
+    ).flat();
     const body =
-      ids.length === 0
+      withDesk.length === 0
         ? html`<p>
             No project has a missions desk yet (an agent binds one with hai_bind_project).
           </p>`
         : html`<ul>
-            ${ids.map((p) => {
-              const devices = Object.values(table.projects[p]!);
-              return html`<li>
-                <a href="${href(`/missions/${encodeURIComponent(p)}`, { at: ctx.at })}">${p}</a>
-                <small>${devices.map((d) => `${d.device_id}: ${d.local_path}`).join('; ')}</small>
-              </li>`;
-            })}
+            ${withDesk.map(
+              (p) =>
+                html`<li>
+                  <a href="${href(`/missions/${encodeURIComponent(p.project_id)}`, { at: ctx.at })}"
+                    >${p.name}</a
+                  >
+                  <small>(${p.project_id})</small>
+                </li>`,
+            )}
           </ul>`;
     return { title: 'Missions', body };
   },
