@@ -3,8 +3,23 @@ import { webEvents } from '../events/catalog/web.js';
 import { webSignInProjector } from '../projections/web-sign-in.js';
 import { projectPages } from '../web/pages/projects.js';
 import { auditPage } from '../web/pages/audit.js';
+import { intentTaskPage, intentTasksPage } from '../web/pages/intent.js';
+import { missionPage, missionsPage } from '../web/pages/missions.js';
+import { buildOrderPage } from '../web/pages/storymap-build-order.js';
+import { storyBoardPage } from '../web/pages/storymap-board.js';
+import { storyPage } from '../web/pages/storymap-story.js';
+import { founderTodoPage } from '../web/pages/storymap-todo.js';
 import { timelinePage } from '../web/pages/timeline.js';
 import { defineModule } from './define.js';
+
+/**
+ * The story map's pages, listed here rather than in the story map's module while that context
+ * is being reworked in parallel (the lead may move them to `storymapModule.pages`).
+ */
+const storyMapPages = [storyBoardPage, buildOrderPage, founderTodoPage, storyPage];
+/** Likewise the intent and missions pages (their modules may list them instead). */
+const intentPages = [intentTasksPage, intentTaskPage];
+const missionsPages = [missionsPage, missionPage];
 
 /** The web view (docs/web.md): sign-in codes, the projects and timeline pages, `open`. */
 export const webModule = defineModule({
@@ -12,5 +27,12 @@ export const webModule = defineModule({
   events: webEvents,
   projectors: [webSignInProjector],
   cli: [openCommand],
-  pages: [...projectPages, timelinePage, auditPage],
+  pages: [
+    ...projectPages,
+    ...storyMapPages,
+    ...intentPages,
+    ...missionsPages,
+    timelinePage,
+    auditPage,
+  ],
 });

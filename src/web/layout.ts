@@ -10,6 +10,8 @@ export type Shell = {
   csrf?: string;
   url?: URL;
   at?: number;
+  /** when the event at `at` was committed */
+  atTime?: string | undefined;
   /** the project whose tabs to show */
   project?: string;
 };
@@ -63,7 +65,10 @@ const asOfBanner = (s: Shell): Html =>
   s.at === undefined
     ? html``
     : html`<p class="as-of" role="status">
-        Shown as of global position <strong>${s.at}</strong>, rebuilt from the log. Read-only.
+        Shown as of global position
+        <strong>${s.at}</strong
+        >${s.atTime ? html` (committed <time datetime="${s.atTime}">${s.atTime.slice(0, 19).replace('T', ' ')}</time> UTC)` : ''},
+        rebuilt from the log. Read-only.
         <a href="${s.url?.pathname ?? '/'}">Back to live</a>
       </p>`;
 

@@ -11,7 +11,7 @@ import { matchPath, type Page, type PageContext } from './page.js';
 import { auditStream } from './pages/audit.js';
 import { clearedCookie, cookieSecret, csrfToken, sessionCookie, writeRefusal } from './session.js';
 import { signIn, type Session } from './sign-in.js';
-import { timeTravel } from './time-travel.js';
+import { parseTime, positionAtTime, timeOfPosition, timeTravel } from './time-travel.js';
 
 export type WebOptions = {
   app: App;
@@ -44,13 +44,19 @@ const signInNeeded = (pages: readonly Page[], reason: string) =>
     }),
   );
 
-/** `?at=N`: a position in the log (clamped to the head); absent or empty: live. */
+/**
+ * `?at=N`: a position in the log (clamped to the head); `?at=<ISO time>` (or `?time=`): the
+ * last position committed by then. Absent or empty: live.
+ */
 const atOf = async (app: App, url: URL): Promise<number | undefined> => {
-  const raw = url.searchParams.get('at');
+  const raw = url.searchParams.get('at') || url.searchParams.get('time');
   if (raw === null || raw === '') return undefined;
-  const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n < 0) return undefined;
-  return Math.min(n, await app.log.head());
+  if (/^\d+$/.test(raw)) {
+    const n = Number(raw);
+    return Number.isSafeInteger(n) ? Math.min(n, await app.log.head()) : undefined;
+  }
+  const time = parseTime(raw);
+  return Number.isNaN(time) ? undefined : positionAtTime(app, time);
 };
 
 /**
@@ -104,7 +110,7 @@ export const webView = ({ app, pages, modules }: WebOptions) => {
         principal: ctx.principal,
         csrf: ctx.csrf,
         url: ctx.url,
-        ...(ctx.at !== undefined ? { at: ctx.at } : {}),
+        ...(ctx.at !== undefined ? { at: ctx.at, atTime: await timeOfPosition(app, ctx.at) } : {}),
         ...(project !== undefined ? { project } : {}),
       }),
     );

@@ -5,6 +5,7 @@ import { governance } from '../../src/app/governance.js';
 import { P, po } from '../governance/fixture.js';
 import { axeViolations, browserSkip, launch } from './browser.js';
 import { actor, withWeb } from './harness.js';
+import { photoBook } from './storymap-fixture.js';
 
 const GOV = `/projects/${P}/governance`;
 const PAGES = ['/', `/projects/${P}`, GOV, `/projects/${P}/progress`, '/timeline', '/audit'];
@@ -87,6 +88,51 @@ describe('the web view in Chromium', { skip: browserSkip() }, () => {
         body: 'op=issue&work_package_id=WP-66&title=stolen',
       });
       assert.equal(replay.status, 403, 'a stolen cookie from another origin is refused');
+      await context.close();
+    }));
+
+  it('story map: mark ready and approve on the to-do, the board in a second tab updates; axe', () =>
+    withWeb(async (web) => {
+      const { project_id } = await photoBook(web.app);
+      const root = `/projects/${project_id}`;
+      const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+      const tab = await context.newPage();
+      await tab.goto(await web.link());
+      const pages = [
+        `${root}/storymap`,
+        `${root}/build-order`,
+        `${root}/todo`,
+        `${root}/stories/PB-1`,
+        `${root}/intent`,
+        '/missions',
+      ];
+      for (const path of pages) {
+        await tab.goto(web.base + path);
+        assert.deepEqual(await axeViolations(tab), [], `axe on ${path}`);
+      }
+      const board = await context.newPage();
+      await board.goto(`${web.base}${root}/storymap`);
+      await tab.goto(`${web.base}${root}/todo`);
+      await tab.getByRole('button', { name: 'Mark PB-2 ready for dev' }).click();
+      await tab.getByRole('status').filter({ hasText: 'marked ready PB-2' }).waitFor();
+      await board
+        .locator('li.card.st-ready_for_dev', { hasText: 'PB-2' })
+        .waitFor({ timeout: 5000 });
+      await tab.getByRole('button', { name: 'Approve PB-1' }).click();
+      await tab.getByRole('status').filter({ hasText: 'approved PB-1' }).waitFor();
+      await board.locator('li.card.st-approved', { hasText: 'PB-1' }).waitFor({ timeout: 5000 });
+      await tab.getByRole('button', { name: 'Approve PB-1' }).count(); // gone once approved
+      if (SHOTS) {
+        for (const [name, path] of [
+          ['storymap-board', `${root}/storymap`],
+          ['build-order', `${root}/build-order`],
+          ['founder-todo', `${root}/todo`],
+          ['story', `${root}/stories/PB-1`],
+        ] as const) {
+          await tab.goto(web.base + path);
+          await tab.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+        }
+      }
       await context.close();
     }));
 });

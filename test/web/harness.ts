@@ -36,17 +36,8 @@ const setup = async (app: App) => {
     );
 };
 
-/** `intentlog serve` in this process with the web view, over a memory log with project P. */
-export const withWeb = async (
-  body: (web: Web) => Promise<void>,
-  options: { project?: boolean } = {},
-) => {
-  let now = Date.parse('2026-12-01T12:00:00Z');
-  const app = await openIntentlog({
-    store: 'memory',
-    dataDir: '/nonexistent',
-    clock: () => new Date(now),
-  });
+/** The web view served over HTTP for an app that exists already (another context's world). */
+export const serveWeb = async (app: App) => {
   const web = webView({ app, pages: pagesOf(modules), modules });
   const listening = await serveOverHttp({
     app,
@@ -62,25 +53,48 @@ export const withWeb = async (
     const { code } = await signIn(app).issueCode(principal);
     return `${base}/signin?code=${code}`;
   };
+  const signInAs = async (principal?: Principal) => {
+    const response = await fetch(await link(principal), { redirect: 'manual' });
+    const cookie = /intentlog_session=([^;]+)/.exec(response.headers.get('set-cookie') ?? '');
+    if (response.status !== 303 || !cookie) throw new Error(`sign-in failed: ${response.status}`);
+    return cookie[1]!;
+  };
+  return {
+    base,
+    mcp: listening.url,
+    link,
+    signInAs,
+    close: async () => {
+      web.close();
+      await listening.close();
+    },
+  };
+};
+
+/** `intentlog serve` in this process with the web view, over a memory log with project P. */
+export const withWeb = async (
+  body: (web: Web) => Promise<void>,
+  options: { project?: boolean } = {},
+) => {
+  let now = Date.parse('2026-12-01T12:00:00Z');
+  const app = await openIntentlog({
+    store: 'memory',
+    dataDir: '/nonexistent',
+    clock: () => new Date(now),
+  });
+  const served = await serveWeb(app);
   try {
     if (options.project !== false) await setup(app);
     await body({
       app,
-      base,
-      mcp: listening.url,
+      base: served.base,
+      mcp: served.mcp,
       advance: (ms) => void (now += ms),
-      link,
-      async signInAs(principal) {
-        const response = await fetch(await link(principal), { redirect: 'manual' });
-        const cookie = /intentlog_session=([^;]+)/.exec(response.headers.get('set-cookie') ?? '');
-        if (response.status !== 303 || !cookie)
-          throw new Error(`sign-in failed: ${response.status}`);
-        return cookie[1]!;
-      },
+      link: served.link,
+      signInAs: served.signInAs,
     });
   } finally {
-    web.close();
-    await listening.close();
+    await served.close();
     await app.close();
   }
 };
@@ -108,7 +122,7 @@ export const postForm = (
     body: new URLSearchParams(fields).toString(),
   });
 
-export const getPage = (web: Web, path: string, cookie?: string) =>
+export const getPage = (web: Pick<Web, 'base'>, path: string, cookie?: string) =>
   fetch(`${web.base}${path}`, {
     redirect: 'manual',
     headers: cookie ? { cookie: `intentlog_session=${cookie}` } : {},

@@ -10,6 +10,7 @@ import {
 } from '../event-rows.js';
 import { href, html, shortHash, type Html } from '../html.js';
 import { definePage, type PageContext } from '../page.js';
+import { timeOfPosition } from '../time-travel.js';
 
 /** How many events the timeline shows at once (the newest matching ones). */
 export const TIMELINE_ROWS = 200;
@@ -59,6 +60,21 @@ const slider = (ctx: PageContext, head: number, filter: EventFilter) =>
     <output for="at" id="at-value">${ctx.at ?? head}</output> of ${head}
     <button type="submit">Show</button>
     ${ctx.at !== undefined ? html`<a href="${href('/timeline', filter)}">Live</a>` : ''}
+  </form>`;
+
+/** Travel by time: the last position committed by then (a datetime-local value is UTC). */
+const timeForm = (filter: EventFilter, shown: string | undefined) =>
+  html` <form class="time-travel" method="get" action="/timeline" aria-label="Time travel by time">
+    ${hidden(filter)}
+    <label for="at-time">As of time (UTC)</label>
+    <input
+      type="datetime-local"
+      id="at-time"
+      name="at"
+      step="1"
+      value="${shown ? shown.slice(0, 19) : ''}"
+    />
+    <button type="submit">Show as of time</button>
   </form>`;
 
 export const eventRow = (r: EventRow): Html =>
@@ -121,7 +137,8 @@ export const timelinePage = definePage({
       ? `the projects ${principalId(ctx.principal)} belongs to`
       : 'every project';
     const body = html`<p>Every event of ${scope}, newest first (at most ${TIMELINE_ROWS}).</p>
-      ${filters(ctx, projects, filter)} ${slider(ctx, head, filter)} ${table(rows, liveSrc)}`;
+      ${filters(ctx, projects, filter)} ${slider(ctx, head, filter)}
+      ${timeForm(filter, await timeOfPosition(app, ctx.at ?? head))} ${table(rows, liveSrc)}`;
     return { title: 'Event timeline', body };
   },
 });
