@@ -23,21 +23,12 @@ export const stateOfView = (v: RunView): RunState => ({
   handed_out: v.handed_out.map((h) => h.story_id),
 });
 
-/**
- * The building loop's fields (claim, pull request, plan) come from the story's read model when
- * it carries them (issue 15's building loop adds them); a story without them has none yet.
- */
-type Building = {
-  claim?: unknown;
-  pull_request?: unknown;
-  pr_url?: string | null;
-  plan?: { steps?: unknown[] } | null;
-};
-const buildingOf = (view: (StoryView & Building) | undefined) => ({
-  claim: view?.claim ?? null,
-  pull_request: view?.pull_request ?? view?.pr_url ?? null,
-  has_plan: !!view?.plan,
-  plan_steps: view?.plan?.steps?.length ?? 0,
+/** The building loop's side of a story in the run: who holds it, its plan and its pull request. */
+const buildingOf = (view: StoryView | undefined) => ({
+  claim: view?.build.claim ?? null,
+  pull_request: view?.build.pr_url ?? null,
+  has_plan: !!view?.build.plan,
+  plan_steps: view?.build.plan?.steps.length ?? 0,
 });
 
 const whatNext = (n: NextInRun): string => {

@@ -3,7 +3,6 @@ import { describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
 import { modules, surfacesOf } from '../../src/modules/index.js';
 import { resolveSurfaces } from '../../src/mcp/surfaces/index.js';
-import { hostedTool } from '../../src/mcp/surfaces/storymap-local-define.js';
 import { serveOverHttp } from '../../src/mcp/serve.js';
 import { silent, withApp } from '../mcp/harness.js';
 import { httpClient, issueToken } from '../mcp/http-harness.js';
@@ -219,36 +218,8 @@ describe('storymap-local: the tools that delegate to hosted tools of this build'
     }));
 });
 
-/**
- * Tools whose hosted tool another branch is building (start_story, report_criteria,
- * raise_blocker, complete_story, analyze_complexity, research). Each test is skipped, naming
- * the hosted tool, until this build has it.
- */
-const needs = (hosted: string) =>
-  hostedTool(hosted) ? false : `the hosted ${hosted} is not in this build yet`;
-const missing = ['start_story', 'report_criteria', 'raise_blocker', 'complete_story'].filter(
-  (h) => !hostedTool(h),
-);
-
-describe('storymap-local: tools mapped to hosted tools being built elsewhere', () => {
-  it(
-    'answers not_available while a hosted tool is missing',
-    { skip: missing.length === 0 ? 'every hosted tool is in this build' : false },
-    () =>
-      inMode('all', async ({ call }) => {
-        const locals: Record<string, string> = {
-          start_story: 'mark_in_progress',
-          complete_story: 'mark_done',
-        };
-        for (const hosted of missing.filter((h) => locals[h])) {
-          const error = await refused(call, locals[hosted]!, { story_id: 'PB-1' }, 'not_available');
-          assert.equal(error.details.hosted_tool, hosted);
-          assert.match(error.message, /not available in this build/);
-        }
-      }),
-  );
-
-  it('mark_in_progress starts and claims the story', { skip: needs('start_story') }, () =>
+describe('storymap-local: the building loop through the hosted tools', () => {
+  it('mark_in_progress starts and claims the story', () =>
     inMode('core', async ({ call }) => {
       await ok(call, 'mark_in_progress', { story_id: 'PB-1' });
       const listed = await ok(call, 'list_stories', { filter: 'in_progress' });
@@ -256,45 +227,36 @@ describe('storymap-local: tools mapped to hosted tools being built elsewhere', (
         listed.stories.map((s: { key: string }) => s.key),
         ['PB-1'],
       );
-    }),
-  );
+    }));
 
-  it(
-    'report_criteria records results by criterion prefix; mark_done completes',
-    { skip: needs('report_criteria') || needs('complete_story') || needs('start_story') },
-    () =>
-      inMode('core', async ({ call }) => {
-        await ok(call, 'mark_in_progress', { story_id: 'PB-1' });
-        const listed = await ok(call, 'list_stories', { filter: 'PB-1' });
-        const criterion = listed.stories[0].criteria[0].id as string;
-        await ok(call, 'report_criteria', {
-          story_id: 'PB-1',
-          results: [{ criterion_id: criterion.slice(0, 8), status: 'pass', attempt: 1 }],
-        });
-        await ok(call, 'mark_done', { story_id: 'PB-1', summary: 'uploads work' });
-        const done = await ok(call, 'list_stories', { filter: 'done' });
-        assert.deepEqual(
-          done.stories.map((s: { key: string }) => s.key),
-          ['PB-1'],
-        );
-      }),
-  );
+  it('report_criteria records results by criterion prefix; mark_done completes', () =>
+    inMode('core', async ({ call }) => {
+      await ok(call, 'mark_in_progress', { story_id: 'PB-1' });
+      const listed = await ok(call, 'list_stories', { filter: 'PB-1' });
+      const criterion = listed.stories[0].criteria[0].id as string;
+      await ok(call, 'report_criteria', {
+        story_id: 'PB-1',
+        results: [{ criterion_id: criterion.slice(0, 8), status: 'pass', attempt: 1 }],
+      });
+      await ok(call, 'mark_done', { story_id: 'PB-1', summary: 'uploads work' });
+      const done = await ok(call, 'list_stories', { filter: 'done' });
+      assert.deepEqual(
+        done.stories.map((s: { key: string }) => s.key),
+        ['PB-1'],
+      );
+    }));
 
-  it(
-    'mark_done is refused while a must criterion is unreported, unless force',
-    { skip: needs('complete_story') || needs('start_story') },
-    () =>
-      inMode('core', async ({ call }) => {
-        await ok(call, 'mark_in_progress', { story_id: 'PB-1' });
-        const answer = await call('mark_done', { story_id: 'PB-1' });
-        const done = await ok(call, 'list_stories', { filter: 'done' });
-        assert.equal(done.stories.length, 0, `not done: ${JSON.stringify(answer)}`);
-        await ok(call, 'mark_done', { story_id: 'PB-1', force: true });
-        assert.equal((await ok(call, 'list_stories', { filter: 'done' })).stories.length, 1);
-      }),
-  );
+  it('mark_done is refused while a must criterion is unreported, unless force', () =>
+    inMode('core', async ({ call }) => {
+      await ok(call, 'mark_in_progress', { story_id: 'PB-1' });
+      const answer = await call('mark_done', { story_id: 'PB-1' });
+      const done = await ok(call, 'list_stories', { filter: 'done' });
+      assert.equal(done.stories.length, 0, `not done: ${JSON.stringify(answer)}`);
+      await ok(call, 'mark_done', { story_id: 'PB-1', force: true });
+      assert.equal((await ok(call, 'list_stories', { filter: 'done' })).stories.length, 1);
+    }));
 
-  it('raise_blocker records the decision needed', { skip: needs('raise_blocker') }, () =>
+  it('raise_blocker records the decision needed', () =>
     inMode('core', async ({ call }) => {
       const r = await ok(call, 'raise_blocker', {
         story_id: 'PB-1',
@@ -305,22 +267,19 @@ describe('storymap-local: tools mapped to hosted tools being built elsewhere', (
         attempts: 2,
       });
       assert.match(JSON.stringify(r), /which bucket\?/);
-    }),
-  );
+    }));
 
-  it('analyze_complexity scores the stories named', { skip: needs('analyze_complexity') }, () =>
+  it('analyze_complexity scores the stories named', () =>
     inMode('all', async ({ call }) => {
       const r = await ok(call, 'analyze_complexity', { story_ids: ['PB-1'] });
       assert.match(JSON.stringify(r), /PB-1/);
-    }),
-  );
+    }));
 
-  it('research searches the project', { skip: needs('research') }, () =>
+  it('research searches the project', () =>
     inMode('all', async ({ call }) => {
       const r = await ok(call, 'research', { query: 'photos' });
       assert.match(JSON.stringify(r), /Upload photos/);
-    }),
-  );
+    }));
 });
 
 describe('storymap-local over HTTP', () => {

@@ -7,7 +7,8 @@ import { invalidArgument } from '../../commands/errors.js';
 import { coverage } from '../../commands/storymap/build-evidence.js';
 import { TestType } from '../../events/catalog/storymap.js';
 import type { AnyTool } from '../tool.js';
-import { result, StoryRef, write } from './storymap-define.js';
+import type { SessionRef } from '../../commands/storymap/build-claim.js';
+import { result, StoryRef, write, type Call } from './storymap-define.js';
 import {
   ExpectedVersion,
   heldWarning,
@@ -33,22 +34,31 @@ const startStory: AnyTool = write({
         'start_story needs a session: this call has no MCP session id (stateless HTTP). Pass session: any stable name for this agent session.',
         { field: 'session' },
       );
-    const o = await storymapBuild(call.app).start(args, call.principal, session);
-    const v = await viewAfter(call, args.project_id, o.result.story.story_id);
-    const { map } = await storymap(call.app).reads.map(args.project_id, call.principal);
-    const r = await startAnswer(storymap(call.app).reads, map, v, {
-      events: o.result.events,
-      released: o.released,
-      session_id: session.session_id,
-      now: now(call),
-    });
-    return {
-      result: r,
-      summary: `${v.key} ${v.title} started${r.warnings.length ? ` (${r.warnings.length} warnings)` : ''}`,
-      position: o.position,
-    };
+    return startStoryAs(call, args, session);
   },
 });
+
+/** start_story's whole answer, for a session: also what next_in_run returns once it hands out. */
+export const startStoryAs = async (
+  call: Call,
+  args: { project_id: string; story_id: string; release_current?: boolean | undefined },
+  session: SessionRef,
+) => {
+  const o = await storymapBuild(call.app).start(args, call.principal, session);
+  const v = await viewAfter(call, args.project_id, o.result.story.story_id);
+  const { map } = await storymap(call.app).reads.map(args.project_id, call.principal);
+  const r = await startAnswer(storymap(call.app).reads, map, v, {
+    events: o.result.events,
+    released: o.released,
+    session_id: session.session_id,
+    now: now(call),
+  });
+  return {
+    result: r,
+    summary: `${v.key} ${v.title} started${r.warnings.length ? ` (${r.warnings.length} warnings)` : ''}`,
+    position: o.position,
+  };
+};
 
 const savePlan: AnyTool = write({
   name: 'save_plan',

@@ -3,6 +3,8 @@ import { founderTodoAcross } from '../../app/storymap-founder-todo.js';
 import { nextInRunAnswer } from '../../app/storymap-run-handout.js';
 import { getRun } from '../../app/storymap-run-views.js';
 import type { AnyTool } from '../tool.js';
+import { Session, sessionOf } from './storymap-build-define.js';
+import { startStoryAs } from './storymap-build-tools.js';
 import { ProjectId, read, result, write } from './storymap-define.js';
 
 const RunRef = z.string().min(1).max(200).describe("the run's key, like R-7, or its id");
@@ -42,15 +44,39 @@ export const runTools: AnyTool[] = [
     title: 'Next story in a build run',
     description:
       "Starts the next story of an approved run, in dependency order within its concurrency, and returns the story as start_story does plus run (key, position, of). Call it again after each complete_story. Otherwise returns run, state (draft, paused, cancelled, stopped, complete, full or waiting, with waiting_on) and message: stop. A complete run names the next draft run as next_run: don't start it until next_in_run hands it out.",
-    args: { run: RunRef },
+    args: { run: RunRef, session: Session },
     output: result({ run: z.unknown() }),
     run: async (args, call) => {
       const { result: r, position } = await nextInRunAnswer(call.app, args, call.principal);
-      const summary =
-        'state' in r
-          ? `${r.run.key} ${r.state}: ${r.message}`
-          : `started ${r.key} (${r.run.key} ${r.run.position}/${r.run.of})`;
-      return { result: r, summary, ...(position > 0 ? { position } : {}) };
+      if ('state' in r)
+        return { result: r, summary: `${r.run.key} ${r.state}: ${r.message}`, position };
+      // handed out: start it for this session as start_story does (claim, warnings, plan)
+      const session = sessionOf(call, args.session);
+      const unclaimed = (why: string) => ({
+        result: { ...r, warnings: [...r.warnings, why] },
+        summary: `handed out ${r.key} (${r.run.key} ${r.run.position}/${r.run.of}), not claimed`,
+        position,
+      });
+      if (!session)
+        return unclaimed(
+          'not claimed: this call has no MCP session (stateless HTTP); call start_story with session to claim it',
+        );
+      try {
+        const started = await startStoryAs(
+          call,
+          { project_id: args.project_id, story_id: r.story_id },
+          session,
+        );
+        // the hand-out itself set it in progress: that is no news to this session
+        const warnings = started.result.warnings.filter((w) => !/was already in progress/.test(w));
+        return {
+          result: { ...started.result, warnings, run: r.run },
+          summary: `started ${r.key} (${r.run.key} ${r.run.position}/${r.run.of})`,
+          position: Math.max(position, started.position),
+        };
+      } catch (error) {
+        return unclaimed(`not claimed: ${error instanceof Error ? error.message : String(error)}`);
+      }
     },
   }),
   read({
