@@ -81,14 +81,25 @@ const populate = async (dataDir: string, root: string) => {
       respond: () => null,
     });
   await app.waitFor(await app.log.head());
+  // the read's own cost, without the transport: the warm snapshot the server answers with
+  const inProcess: number[] = [];
+  for (let i = 0; i < 103; i++) {
+    const t0 = performance.now();
+    await service.reads.snapshot(project_id, started.task_id, new Date().toISOString());
+    if (i >= 3) inProcess.push(performance.now() - t0);
+  }
   await app.close();
-  return started.task_id;
+  return { task_id: started.task_id, inProcess };
 };
+
+/** `INTENT_BENCH_PROF=<dir>`: the server and the Hooks write V8 CPU profiles there. */
+const PROF = process.env.INTENT_BENCH_PROF;
+const profArgs = PROF ? ['--cpu-prof', '--cpu-prof-dir', PROF] : [];
 
 const snapshotTimes = async (dataDir: string, root: string, task_id: string, runs: number) => {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, 'mcp', '--data-dir', dataDir, '--surface', 'intent'],
+    args: [...profArgs, CLI, 'mcp', '--data-dir', dataDir, '--surface', 'intent'],
     stderr: 'ignore',
   });
   const client = new Client({ name: 'bench', version: '1' });
@@ -112,7 +123,14 @@ const snapshotTimes = async (dataDir: string, root: string, task_id: string, run
 const hookTime = (dataDir: string, root: string): Promise<number> =>
   new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [CLI, 'hook', 'user-prompt', '--data-dir', dataDir]);
+    const child = spawn(process.execPath, [
+      ...profArgs,
+      CLI,
+      'hook',
+      'user-prompt',
+      '--data-dir',
+      dataDir,
+    ]);
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.on('close', () =>
@@ -128,12 +146,20 @@ const main = async () => {
   const dataDir = join(base, 'data');
   try {
     const started = performance.now();
-    const task_id = await populate(dataDir, root);
+    const { task_id, inProcess } = await populate(dataDir, root);
     const built = performance.now() - started;
-    const snap = await snapshotTimes(dataDir, root, task_id, 30);
+    const snap = await snapshotTimes(
+      dataDir,
+      root,
+      task_id,
+      Number(process.env.INTENT_BENCH_CALLS ?? 30),
+    );
     const hooks: number[] = [];
     for (let i = 0; i < 10; i++) hooks.push(await hookTime(dataDir, root));
     console.log(`| populate ${CLAIMS} claims (${DISPUTES} disputes) | ${fmt(built)} ms |`);
+    console.log(
+      `| snapshot read in process (no transport), p50 / p95 (100 reads) | ${fmt(median(inProcess))} / ${fmt(percentile(inProcess, 95))} ms |`,
+    );
     console.log(
       `| intent_get_snapshot over stdio, p50 / p95 (30 calls) | ${fmt(median(snap.times))} / ${fmt(percentile(snap.times, 95))} ms (${fmt(snap.bytes)} bytes) |`,
     );
