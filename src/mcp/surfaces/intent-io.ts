@@ -161,7 +161,8 @@ export const ioTools: AnyTool[] = [
       const expected = confirmationToken(args.task_id, args.claim_id);
       if (args.confirmation !== expected)
         throw intentError('CONFIRMATION_MISMATCH', `type exactly: ${expected}`, { expected });
-      const local = scope.app.log.models !== undefined && !process.env.INTENTLOG_STORE;
+      // only the embedded store keeps its bytes in the data dir; PostgreSQL's are the server's
+      const local = scope.app.storeKind === 'level';
       const outcome = await scope.service.io.remove(
         scope.call,
         args.task_id,
