@@ -41,6 +41,40 @@ const body = (i: number, over: Partial<ClaimBody> = {}): ClaimBody => ({
   ...over,
 });
 
+/**
+ * 24 concurrent writers on one fresh task through the decider (each write its own request_id,
+ * one optimistic append per write): every write must land once.
+ */
+const concurrentWriters = async (service: ReturnType<typeof intentOf>, project_id: string) => {
+  const WRITERS = 24;
+  const EACH = 10;
+  const { task_id } = await service.startTask({ project_id, caller_id: 'bench' }, { claims: [] });
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: WRITERS }, async (_, w) => {
+      for (let i = 0; i < EACH; i++)
+        await service.claimOp(
+          { project_id, caller_id: 'bench', request_id: `w${w}-${i}` },
+          task_id,
+          'intent_add_inference',
+          { w, i },
+          {
+            epistemic_status: 'inferred',
+            statement: `writer ${w} infers ${i}`,
+            confidence: 0.5,
+            source_ref: { kind: 'agent_turn', event_id: `w${w}-${i}` },
+          },
+          'AddClaim',
+        );
+    }),
+  );
+  const ms = performance.now() - t0;
+  const view = await service.reads.view(project_id, task_id);
+  const landed = 'head' in view ? view.claims.length : -1;
+  if (landed !== WRITERS * EACH) throw new Error(`${landed} of ${WRITERS * EACH} writes landed`);
+  return { writes: WRITERS * EACH, ms };
+};
+
 /** A task of 5,000 claims, 500 of them disputes over two others, written through the decider. */
 const populate = async (dataDir: string, root: string) => {
   const app = await openIntentlog({ dataDir });
@@ -88,8 +122,9 @@ const populate = async (dataDir: string, root: string) => {
     await service.reads.snapshot(project_id, started.task_id, new Date().toISOString());
     if (i >= 3) inProcess.push(performance.now() - t0);
   }
+  const writers = await concurrentWriters(service, project_id);
   await app.close();
-  return { task_id: started.task_id, inProcess };
+  return { task_id: started.task_id, inProcess, writers };
 };
 
 /** `INTENT_BENCH_PROF=<dir>`: the server and the Hooks write V8 CPU profiles there. */
@@ -146,7 +181,7 @@ const main = async () => {
   const dataDir = join(base, 'data');
   try {
     const started = performance.now();
-    const { task_id, inProcess } = await populate(dataDir, root);
+    const { task_id, inProcess, writers } = await populate(dataDir, root);
     const built = performance.now() - started;
     const snap = await snapshotTimes(
       dataDir,
@@ -157,6 +192,9 @@ const main = async () => {
     const hooks: number[] = [];
     for (let i = 0; i < 10; i++) hooks.push(await hookTime(dataDir, root));
     console.log(`| populate ${CLAIMS} claims (${DISPUTES} disputes) | ${fmt(built)} ms |`);
+    console.log(
+      `| 24 concurrent writers on one task, ${writers.writes} writes, each landed once | ${fmt(writers.ms)} ms = ${fmt((writers.writes / writers.ms) * 1000)} writes/s |`,
+    );
     console.log(
       `| snapshot read in process (no transport), p50 / p95 (100 reads) | ${fmt(median(inProcess))} / ${fmt(percentile(inProcess, 95))} ms |`,
     );
