@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { projectCommands, tokenCommands } from '../commands/project/project-commands.js';
 import { createCatalog } from '../events/catalog/catalog.js';
 import { openEventLog } from '../events/open-log.js';
+import { isPostgresUrl } from '../events/postgres/connection.js';
 import type { Projector } from '../projections/projector.js';
 import { projectQueries, tokenQueries } from '../projections/queries.js';
 import type { KernelModule } from './kernel-module.js';
@@ -72,6 +73,13 @@ export const openApp = async (options: AppOptions = {}) => {
   const projections = writer.facade(log);
   return {
     dataDir,
+    /** which store holds the log: only `level` keeps its bytes in dataDir */
+    storeKind:
+      store === 'memory'
+        ? ('memory' as const)
+        : isPostgresUrl(store)
+          ? ('postgres' as const)
+          : ('level' as const),
     log,
     catalog,
     projectors,

@@ -5,8 +5,9 @@ import type { Command } from 'commander';
 /**
  * The `intentlog` binary. Hosts start it on every session and every prompt (`mcp`, `hook`), so
  * it loads only what the command given uses: `--version` nothing, a kernel command its own file
- * and the module registry (every context's events, for the catalog), `hook` its file without the
- * registry; only `--help` and the contexts' own commands load everything.
+ * and the module registry (every context's events, for the catalog), `hook` its file and the
+ * registry's kernel part (events and read models, no surfaces); only `--help` and the contexts'
+ * own commands load everything.
  */
 const { version } = JSON.parse(
   readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
@@ -25,7 +26,14 @@ const KERNEL: Record<string, Loader> = {
   serve: async () => (await import('./commands/serve.js')).serveCommand,
   migrate: async () => (await import('./commands/migrate.js')).migrateCommand,
   status: async () => (await import('./commands/status.js')).statusCommand,
-  // intent's hook runs on every prompt: its file alone (it opens the app, so with the registry)
+};
+
+/**
+ * Commands that open the log but serve nothing: the registry below the surfaces
+ * (modules/kernel.ts: every context's events and read models, no MCP, no pages). Intent's
+ * `hook` runs on every prompt, so it loads only its file and that.
+ */
+const WITH_KERNEL: Record<string, Loader> = {
   hook: async () => (await import('./commands/hook.js')).hookCommand,
 };
 
@@ -62,6 +70,15 @@ const useModules = async () => {
 const run = async (name: string | undefined): Promise<Command> => {
   const light = name !== undefined && Object.hasOwn(WITHOUT_REGISTRY, name);
   if (light) return program([await WITHOUT_REGISTRY[name]!()]);
+  if (name !== undefined && Object.hasOwn(WITH_KERNEL, name)) {
+    const [{ kernelModules }, { useRegistry }, command] = await Promise.all([
+      import('../modules/kernel.js'),
+      import('./registry.js'),
+      WITH_KERNEL[name]!(),
+    ]);
+    useRegistry({ modules: kernelModules, surfaces: [] });
+    return program([command]);
+  }
   const kernel = name !== undefined && Object.hasOwn(KERNEL, name);
   const [modules, commands] = await Promise.all([
     useModules(),

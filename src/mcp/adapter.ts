@@ -12,6 +12,7 @@ import { z } from 'zod';
 import type { CallObserver } from '../app/metrics.js';
 import { isDomainError } from '../commands/errors.js';
 import { compactSchema } from './compact-schema.js';
+import { envelopeOfError } from './error-envelope.js';
 import {
   asDomainError,
   envelopeSchema,
@@ -103,7 +104,10 @@ export const callTool = async (
   vocabulary: Vocabulary = {},
 ): Promise<CallToolResult> => {
   const failed = (error: unknown) =>
-    errorResult(tool, projectIdOf(args), asDomainError(error), vocabulary, fieldsOf(args));
+    errorResult(tool, projectIdOf(args), asDomainError(error), vocabulary, {
+      ...fieldsOf(args),
+      ...envelopeOfError(error),
+    });
   const fieldsOf = (raw: unknown) => vocabulary.envelopeOf?.(raw);
   const parsed = tool.input.safeParse(args ?? {});
   if (!parsed.success) return failed(invalidArguments(parsed.error.issues));

@@ -14,6 +14,8 @@ export type ConnectInfo = {
   stateful: boolean;
   /** every surface, each also served alone at `<url>/<surface>` */
   mounted?: readonly string[];
+  /** the bundled Claude Code plugin of the intent surface (a directory), when served */
+  intentPlugin?: string;
 };
 
 const NAME = 'intentlog';
@@ -83,6 +85,35 @@ const perSurface = (info: ConnectInfo): string[] =>
       ]
     : [];
 
+/**
+ * The intent surface is installed per host, not by URL: a Claude Code plugin (its MCP server,
+ * Hooks and Skill) and a Codex stdio server, whose sandbox root names the project.
+ */
+const intentSection = (info: ConnectInfo): string[] => {
+  if (!info.mounted?.includes('intent')) return [];
+  const [command = 'node', ...cliArgs] = info.cli;
+  const args = [...cliArgs, 'mcp', '--surface', 'intent', ...info.dataArgs];
+  return [
+    '5. The intent surface (what the user wants, as claims; docs/intent.md)',
+    ...(info.intentPlugin
+      ? [
+          `   Claude Code plugin (MCP server, Hooks, Skill; needs intentlog on PATH): claude plugin install ${sh(info.intentPlugin)}`,
+        ]
+      : []),
+    `   Claude Code without the plugin: claude mcp add ${NAME}-intent -- ${line([command, ...args])}`,
+    '   Codex, in ~/.codex/config.toml (the sandbox root names the project):',
+    indent(
+      [
+        `[mcp_servers.${NAME}-intent]`,
+        `command = ${toml(command)}`,
+        `args = [${args.map((a) => toml(a)).join(', ')}]`,
+      ].join('\n'),
+      '     ',
+    ),
+    '',
+  ];
+};
+
 export const connectInfo = (info: ConnectInfo): string => {
   const s = snippets(info);
   const mode = info.stateful ? 'stateful sessions' : 'stateless JSON';
@@ -112,6 +143,7 @@ export const connectInfo = (info: ConnectInfo): string => {
     indent(s.tomlStdio, '     '),
     '',
     ...perSurface(info),
+    ...intentSection(info),
     'stdio servers may run next to this one on the same data; add --actor ID to act as an actor.',
     'Cursor and the MCP Inspector: docs/clients.md',
     '',

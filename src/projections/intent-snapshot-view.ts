@@ -93,19 +93,17 @@ const byPriority = (a: ClaimView, b: ClaimView): number =>
   b.seq - a.seq ||
   (a.body.claim_id < b.body.claim_id ? -1 : 1);
 
+const mayGoStale = (c: ClaimView): boolean => c.body.candidate && !c.promoted;
 const isStale = (c: ClaimView, now: number): boolean =>
-  c.body.candidate && !c.promoted && now - Date.parse(c.body.valid_from) > STALE_AFTER_MS;
+  mayGoStale(c) && now - Date.parse(c.body.valid_from) > STALE_AFTER_MS;
 
 /** Takes items in order while both the count and the shared character budget allow. */
-const take = <T extends { statement: string }>(
-  items: readonly T[],
-  max: number,
-  budget: { chars: number },
-): T[] => {
-  const kept: T[] = [];
+const take = (items: readonly ClaimView[], max: number, budget: { chars: number }): ClaimView[] => {
+  const kept: ClaimView[] = [];
   for (const item of items) {
-    if (kept.length >= max || item.statement.length > budget.chars) break;
-    budget.chars -= item.statement.length;
+    const length = item.body.statement.length;
+    if (kept.length >= max || length > budget.chars) break;
+    budget.chars -= length;
     kept.push(item);
   }
   return kept;
@@ -123,32 +121,60 @@ const disputeLine = (c: ClaimView, byId: ReadonlyMap<string, ClaimView>): Disput
   }),
 });
 
-export const buildSnapshot = (
+/**
+ * What a snapshot needs of a task's claims that does not depend on `now`: sorted and sorted
+ * out once per log position (a read cache keeps it), so a repeated snapshot of a task of
+ * thousands of claims only checks the few that can go stale and formats the lines it shows.
+ */
+export type PreparedClaims = {
+  byId: ReadonlyMap<string, ClaimView>;
+  active: number;
+  disputes: readonly ClaimView[];
+  unknowns: readonly ClaimView[];
+  current: readonly ClaimView[];
+  /** active candidates not yet promoted: the only claims `now` can make stale */
+  candidates: readonly ClaimView[];
+  /** active disputes naming a claim that is no longer active */
+  overInactive: readonly ClaimView[];
+};
+
+export const prepareClaims = (claims: readonly ClaimView[]): PreparedClaims => {
+  const active = claims.filter((c) => c.life === 'active').sort(byPriority);
+  const byId = new Map(claims.map((c) => [c.body.claim_id, c]));
+  const disputes = active.filter((c) => c.body.epistemic_status === 'disputed');
+  return {
+    byId,
+    active: active.length,
+    disputes,
+    unknowns: active.filter((c) => c.body.epistemic_status === 'unknown'),
+    current: active.filter((c) => RANK[c.body.epistemic_status] < RANK.unknown),
+    candidates: active.filter(mayGoStale),
+    overInactive: disputes.filter((d) =>
+      d.body.disputes.some((id) => byId.get(id)?.life !== 'active'),
+    ),
+  };
+};
+
+export const snapshotOf = (
   head: TaskHead,
-  claims: readonly ClaimView[],
+  prepared: PreparedClaims,
   now: string,
   caps: typeof SNAPSHOT_CAPS = SNAPSHOT_CAPS,
 ): Snapshot => {
   const at = Date.parse(now);
-  const byId = new Map(claims.map((c) => [c.body.claim_id, c]));
-  const active = claims.filter((c) => c.life === 'active').sort(byPriority);
-  const stale = active.filter((c) => isStale(c, at));
-  const live = active.filter((c) => !isStale(c, at));
-  const disputes = live.filter((c) => c.body.epistemic_status === 'disputed');
-  const unknowns = live.filter((c) => c.body.epistemic_status === 'unknown');
-  const current = live.filter((c) => RANK[c.body.epistemic_status] < RANK.unknown);
+  const stale = prepared.candidates.filter((c) => isStale(c, at));
+  const staleIds = new Set(stale.map((c) => c.body.claim_id));
+  const live = (list: readonly ClaimView[]) =>
+    staleIds.size === 0 ? list : list.filter((c) => !staleIds.has(c.body.claim_id));
+  const disputes = live(prepared.disputes);
+  const unknowns = live(prepared.unknowns);
+  const current = live(prepared.current);
   // conflicts first: the budget goes to what is unresolved before what is settled
   const budget = { chars: caps.chars };
-  const shownDisputes = take(
-    disputes.map((d) => disputeLine(d, byId)),
-    caps.disputes,
-    budget,
-  );
-  const shownUnknowns = take(unknowns.map(line), caps.unknowns, budget);
-  const shownCurrent = take(current.map(line), caps.current, budget);
-  const overInactive = disputes.filter((d) =>
-    d.body.disputes.some((id) => byId.get(id)?.life !== 'active'),
-  );
+  const shownDisputes = take(disputes, caps.disputes, budget);
+  const shownUnknowns = take(unknowns, caps.unknowns, budget);
+  const shownCurrent = take(current, caps.current, budget);
+  const overInactive = live(prepared.overInactive);
   const omitted = {
     current: current.length - shownCurrent.length,
     unknowns: unknowns.length - shownUnknowns.length,
@@ -158,10 +184,10 @@ export const buildSnapshot = (
     project_id: head.project_id,
     task_id: head.task_id,
     mode: head.mode,
-    active_claims: active.length,
-    current: shownCurrent,
-    unknowns: shownUnknowns,
-    disputes: shownDisputes,
+    active_claims: prepared.active,
+    current: shownCurrent.map(line),
+    unknowns: shownUnknowns.map(line),
+    disputes: shownDisputes.map((d) => disputeLine(d, prepared.byId)),
     unresolved_disputes: disputes.length,
     open_unknowns: unknowns.length,
     stale_warnings: [
@@ -174,11 +200,17 @@ export const buildSnapshot = (
         reason: 'dispute_over_inactive_claim' as const,
       })),
     ],
-    candidate_count:
-      head.candidate_count +
-      claims.filter((c) => c.body.candidate && !c.promoted && c.life === 'active').length,
+    candidate_count: head.candidate_count + prepared.candidates.length,
     incomplete_external_history: head.imports > 0,
     omitted,
     truncated: omitted.current + omitted.unknowns + omitted.disputes > 0,
   };
 };
+
+/** The snapshot of a task's claims at `now` in one step (export's summary, tests). */
+export const buildSnapshot = (
+  head: TaskHead,
+  claims: readonly ClaimView[],
+  now: string,
+  caps: typeof SNAPSHOT_CAPS = SNAPSHOT_CAPS,
+): Snapshot => snapshotOf(head, prepareClaims(claims), now, caps);

@@ -8,6 +8,7 @@ import {
   type LogEventOf,
   type ModelTx,
 } from './projector.js';
+import type { RecoveryFlag } from '../commands/intent/task-state.js';
 import type { ClaimView, TaskHead } from './intent-snapshot-view.js';
 
 /**
@@ -36,6 +37,8 @@ export type CandidateView = {
 type Head = TaskHead & {
   host_session_hash: string | null;
   last_position: number;
+  /** set by a recovery flag (post-compact), null once served; absent on a task never flagged */
+  recovery?: RecoveryFlag | null;
 };
 
 /** A claim's value holds its statement: sealed under the claim's subject, shredded with it. */
@@ -118,6 +121,13 @@ const apply = async (e: IntentLogEvent, tx: ModelTx): Promise<void> => {
     }
     case 'intent.import_recorded':
       return updateHead(tx, p, t, (h) => touch({ ...h, imports: h.imports + 1 }));
+    // control metadata: the claims are unchanged, so their cached snapshot stays good
+    case 'intent.recovery_flagged': {
+      const recovery = { state: e.data.state, flagged_at: e.data.flagged_at };
+      return updateHead(tx, p, t, (h) => ({ ...h, recovery }));
+    }
+    case 'intent.recovery_served':
+      return updateHead(tx, p, t, (h) => ({ ...h, recovery: null }));
   }
 };
 

@@ -6,8 +6,8 @@ import { openAt } from './harness.js';
  * `audit verify` on a data dir: every hash chain, every schema, and every stored read model
  * equal to a replay of the log (rebuilt equals live).
  */
-export const verifyAudit = async (dataDir: string) => {
-  const app = await openAt(dataDir);
+export const verifyAudit = async (dataDir: string, store?: string) => {
+  const app = await openAt(dataDir, store);
   try {
     const report = await auditVerify({
       log: app.log,

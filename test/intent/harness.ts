@@ -40,7 +40,7 @@ export const intentClient = async (app: App, roots: readonly string[] = []) => {
     selection: resolveSurfaces([intentSurface], 'intent'),
     transport: 'stdio',
     principalOf: () => SYSTEM,
-    log: silent,
+    log: process.env.INTENT_TEST_LOG ? (await import('pino')).pino({}, process.stderr) : silent,
   });
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
   await factory().connect(serverSide);

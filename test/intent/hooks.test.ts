@@ -9,10 +9,15 @@ import { agentSource, intentClient, openAt, userSource, withDir } from './harnes
 
 const EVENTS = ['session-start', 'user-prompt', 'post-compact', 'stop', 'session-end'];
 
-/** Runs `intentlog hook <event>` with `stdin`; resolves with its stdout and exit code. */
+/**
+ * Runs `intentlog hook <event>` with `stdin`; resolves with its stdout and exit code. The
+ * Hook's own deadline is raised far above its default: these tests check what it records, and
+ * on a loaded machine a 2 s deadline would answer `continue` before the write.
+ */
 const hook = (event: string, dataDir: string, stdin: string) =>
   new Promise<{ stdout: string; code: number | null }>((resolve) => {
-    const child = spawn(process.execPath, intentlogArgs(['hook', event, '--data-dir', dataDir]), {
+    const args = ['hook', event, '--data-dir', dataDir, '--timeout', '60000'];
+    const child = spawn(process.execPath, intentlogArgs(args), {
       env: { ...process.env, INTENTLOG_STORE: '' },
     });
     let stdout = '';
@@ -113,6 +118,48 @@ describe('intent hooks CLI', () => {
           await c.close();
           await app.close();
         }
+      }),
+    ));
+
+  it('post-compact flags recovery; the next session-start names the task once', () =>
+    withDir((data) =>
+      withDir(async (root) => {
+        let task_id: string;
+        {
+          const app = await openAt(data);
+          const c = await intentClient(app, [root]);
+          task_id = String(
+            (await c.ok('intent_start_task', { host_session_id: 'session-B' })).task_id,
+          );
+          await c.close();
+          await app.close();
+        }
+        const session = (id: string) => JSON.stringify({ cwd: root, session_id: id });
+        const contextOf = (stdout: string) =>
+          (
+            JSON.parse(stdout) as {
+              continue: true;
+              hookSpecificOutput?: { additionalContext: string };
+            }
+          ).hookSpecificOutput?.additionalContext;
+        // another session's compaction flags nothing
+        await hook('post-compact', data, session('session-other'));
+        assert.equal(
+          contextOf((await hook('session-start', data, session('x'))).stdout),
+          undefined,
+        );
+
+        const compacted = await hook('post-compact', data, session('session-B'));
+        assert.deepEqual(JSON.parse(compacted.stdout), { continue: true });
+        const next = contextOf((await hook('session-start', data, session('session-B'))).stdout);
+        assert.match(next ?? '', /context was compacted/);
+        assert.ok(next!.includes(`intent_get_snapshot {"task_id":"${task_id}"}`));
+        assert.ok(!next!.includes('could not be verified'));
+        // served once: the start after it says nothing more
+        assert.equal(
+          contextOf((await hook('session-start', data, session('session-B'))).stdout),
+          undefined,
+        );
       }),
     ));
 });

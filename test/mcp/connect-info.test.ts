@@ -62,4 +62,19 @@ describe('the connection banner', () => {
       /codex mcp add intentlog --url http:\/\/127\.0\.0\.1:7411\/mcp --bearer-token-env-var INTENTLOG_TOKEN/,
     );
   });
+
+  it('prints the intent surface’s plugin and Codex snippet when intent is served', () => {
+    assert.ok(!text.includes('intentlog-intent'), 'not served: not printed');
+    const served = connectInfo({
+      ...info,
+      mounted: ['governance', 'intent'],
+      intentPlugin: '/opt/intent log/plugin',
+    });
+    assert.match(served, /claude plugin install '\/opt\/intent log\/plugin'/);
+    const toml = served.slice(served.indexOf('[mcp_servers.intentlog-intent]'));
+    assert.match(
+      toml,
+      /^\[mcp_servers\.intentlog-intent\]\n\s+command = "node"\n\s+args = \["\/opt\/intent log\/dist\/cli\/main\.js", "mcp", "--surface", "intent", "--data-dir", "\/data\/my ledger"\]\n/,
+    );
+  });
 });

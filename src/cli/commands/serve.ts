@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Option, type Command } from 'commander';
 import type { App } from '../../app/app.js';
 import { connectInfo } from '../../mcp/connect-info.js';
@@ -124,6 +125,7 @@ export const serveCommand = (): Command =>
               dataArgs: dataArgs(app),
               stateful: flags.stateful ?? false,
               mounted: registry().surfaces.map((s) => s.name),
+              intentPlugin: fileURLToPath(new URL('../../../plugin', import.meta.url)),
             }),
           );
           await out(

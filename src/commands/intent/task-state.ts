@@ -9,6 +9,8 @@ import type {
   IntentImportRecorded,
   IntentMode,
   IntentModeSet,
+  IntentRecoveryFlagged,
+  IntentRecoveryServed,
   IntentTaskDeleted,
   IntentTaskStarted,
 } from '../../events/catalog/intent.js';
@@ -22,7 +24,12 @@ export type IntentEvent =
   | EventOf<typeof IntentTaskDeleted>
   | EventOf<typeof IntentModeSet>
   | EventOf<typeof IntentCandidateRecorded>
-  | EventOf<typeof IntentImportRecorded>;
+  | EventOf<typeof IntentImportRecorded>
+  | EventOf<typeof IntentRecoveryFlagged>
+  | EventOf<typeof IntentRecoveryServed>;
+
+/** A recovery flag up (post-compact), until a SessionStart serves it. */
+export type RecoveryFlag = { state: 'verified' | 'unverified'; flagged_at: string };
 
 /** Where a claim stands: current, or left the projection (and why). */
 export type ClaimLife = 'active' | 'superseded' | 'invalidated';
@@ -57,6 +64,7 @@ export type TaskState = {
   deleted_claims: Set<string>;
   candidates: Map<string, CandidateState>;
   imports: string[];
+  recovery: RecoveryFlag | null;
 };
 
 export const initialTask = (): TaskState => ({
@@ -71,6 +79,7 @@ export const initialTask = (): TaskState => ({
   deleted_claims: new Set(),
   candidates: new Map(),
   imports: [],
+  recovery: null,
 });
 
 const addClaim = (state: TaskState, body: ClaimBody): TaskState => {
@@ -136,6 +145,10 @@ export const evolveTask = (state: TaskState, event: IntentEvent): TaskState => {
     }
     case 'intent.import_recorded':
       return { ...state, imports: [...state.imports, event.data.import_id] };
+    case 'intent.recovery_flagged':
+      return { ...state, recovery: { state: event.data.state, flagged_at: event.data.flagged_at } };
+    case 'intent.recovery_served':
+      return { ...state, recovery: null };
   }
 };
 

@@ -13,6 +13,7 @@ import {
   checkShape,
 } from './claim-rules.js';
 import { intentError } from './errors.js';
+import { decideRecovery, type RecoveryCommand } from './recovery.js';
 import { evolveTask, initialTask, type IntentEvent, type TaskState } from './task-state.js';
 
 /** A task start carries at most this many initial claims (NOTES.md). */
@@ -39,7 +40,7 @@ const SEMANTIC: ReadonlySet<TaskCommand['type']> = new Set([
 
 const checkRoute = (state: TaskState, command: TaskCommand): void => {
   if (!SEMANTIC.has(command.type)) return;
-  const route = command.data.route ?? 'log';
+  const route = ('route' in command.data ? command.data.route : undefined) ?? 'log';
   const allowed = state.mode === 'on' ? 'log' : state.mode === 'private' ? 'memory' : undefined;
   if (route !== allowed)
     throw intentError('MODE_CHANGED', `the task is in mode ${state.mode}`, { mode: state.mode });
@@ -85,7 +86,8 @@ export type TaskCommand =
   | {
       type: 'ImportClaims';
       data: On & { import_id: string; format_version: number; claims: ClaimBody[] };
-    };
+    }
+  | RecoveryCommand;
 
 const requireTask = (state: TaskState): void => {
   if (!state.exists) throw intentError('TASK_NOT_FOUND', 'no such task in this project');
@@ -269,6 +271,9 @@ export const decideTask = (command: TaskCommand, state: TaskState): IntentEvent[
       };
       return [recorded, ...addAll(state, claims)];
     }
+    case 'FlagRecovery':
+    case 'ServeRecovery':
+      return decideRecovery(command, state);
   }
 };
 

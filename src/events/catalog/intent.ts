@@ -168,6 +168,19 @@ export const IntentImportRecorded = defineEvent(
     imported_at: z.string(),
   }),
 );
+/**
+ * `hook post-compact` checked the task's state after the host compacted its context: the next
+ * SessionStart tells the agent to reread the task (`verified`: the state read back whole).
+ */
+export const IntentRecoveryFlagged = defineEvent(
+  'intent.recovery_flagged',
+  z.object({ ...onTask, state: z.enum(['verified', 'unverified']), flagged_at: z.string() }),
+);
+/** A SessionStart told the agent to recover the task: the flag is down. */
+export const IntentRecoveryServed = defineEvent(
+  'intent.recovery_served',
+  z.object({ ...onTask, served_at: z.string() }),
+);
 
 export const intentEvents = [
   IntentTaskStarted,
@@ -179,4 +192,6 @@ export const intentEvents = [
   IntentModeSet,
   IntentCandidateRecorded,
   IntentImportRecorded,
+  IntentRecoveryFlagged,
+  IntentRecoveryServed,
 ];

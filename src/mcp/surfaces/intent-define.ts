@@ -3,6 +3,7 @@ import type { App } from '../../app/app.js';
 import { intentOf, type IntentCall, type IntentService } from '../../app/intent.js';
 import { resolveRoot, type ResolvedRoot } from '../../app/intent-root.js';
 import { principalId } from '../../commands/principal.js';
+import { withEnvelope } from '../error-envelope.js';
 import { Annotations, defineTool, type AnyTool, type ToolContext } from '../tool.js';
 import { ProjectRoot } from './intent-schemas.js';
 
@@ -80,13 +81,16 @@ export const intentTool = <A extends z.ZodRawShape, O extends z.ZodType>(
         caller_id: principalId(ctx.principal),
         request_id,
       };
-      const answer = await spec.run(input as z.output<z.ZodObject<A>>, {
-        app: ctx.app,
-        service,
-        root,
-        call,
-        ctx,
-      });
+      const task = (rest as { task_id?: unknown }).task_id;
+      // a failure from here on happened in a known project (and, given a task_id, task)
+      const answer = await spec
+        .run(input as z.output<z.ZodObject<A>>, { app: ctx.app, service, root, call, ctx })
+        .catch((error: unknown) => {
+          throw withEnvelope(error, {
+            project_id,
+            ...(typeof task === 'string' ? { task_id: task } : {}),
+          });
+        });
       return {
         result: answer.result,
         project_id,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { toGraph } from '../../app/intent-io.js';
 import { IntentGraph } from '../../commands/intent/graph.js';
 import { intentError } from '../../commands/intent/errors.js';
-import { buildSnapshot } from '../../projections/intent-snapshot-view.js';
+import { snapshotOf } from '../../projections/intent-snapshot-view.js';
 import type { AnyTool } from '../tool.js';
 import { answer } from './intent-claims.js';
 import { intentTool, type Scope } from './intent-define.js';
@@ -32,7 +32,7 @@ const summaryText = (
   scope: Scope,
   view: Exclude<Awaited<ReturnType<typeof viewOf>>, { mode: 'off' }>,
 ) => {
-  const snap = buildSnapshot(view.head, view.claims, scope.service.clock());
+  const snap = snapshotOf(view.head, view.prepared(), scope.service.clock());
   const lines = [
     `Task ${snap.task_id} (${snap.mode}): ${snap.active_claims} active claims, ` +
       `${snap.open_unknowns} unknowns, ${snap.unresolved_disputes} unresolved disputes.`,
@@ -161,7 +161,8 @@ export const ioTools: AnyTool[] = [
       const expected = confirmationToken(args.task_id, args.claim_id);
       if (args.confirmation !== expected)
         throw intentError('CONFIRMATION_MISMATCH', `type exactly: ${expected}`, { expected });
-      const local = scope.app.log.models !== undefined && !process.env.INTENTLOG_STORE;
+      // only the embedded store keeps its bytes in the data dir; PostgreSQL's are the server's
+      const local = scope.app.storeKind === 'level';
       const outcome = await scope.service.io.remove(
         scope.call,
         args.task_id,

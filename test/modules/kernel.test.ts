@@ -1,0 +1,22 @@
+import { strict as assert } from 'node:assert';
+import { it } from 'node:test';
+import { modules } from '../../src/modules/index.js';
+import { kernelModules } from '../../src/modules/kernel.js';
+
+// `intentlog hook` opens the log with kernel.ts instead of index.ts: a context added to one and
+// not the other would give the hook a different catalog or let its read models fall behind.
+it('the kernel registry holds exactly the events and read models of every module', () => {
+  const kernelOf = (list: typeof kernelModules) =>
+    list.map((m) => ({
+      name: m.name,
+      events: m.events.map((e) => e.type),
+      projectors: (m.projectors ?? []).map((p) => p.name),
+    }));
+  assert.deepEqual(kernelOf(kernelModules), kernelOf(modules));
+  // the very same definitions, not copies that could drift
+  for (const [i, m] of modules.entries()) {
+    const k = kernelModules[i]!;
+    m.events.forEach((e, j) => assert.equal(k.events[j], e, `${m.name} event ${e.type}`));
+    (m.projectors ?? []).forEach((p, j) => assert.equal(k.projectors?.[j], p, p.name));
+  }
+});
