@@ -1,16 +1,12 @@
 import { syncCommand } from '../cli/commands/sync.js';
-import { governanceEvents } from '../events/catalog/governance.js';
 import { governanceSurface } from '../mcp/surfaces/governance.js';
-import { pendingActionsProjector } from '../projections/pending-actions.js';
-import { workPackagesProjector } from '../projections/work-packages.js';
 import { governancePages } from '../web/pages/governance.js';
 import { defineModule } from './define.js';
+import { governanceKernel } from './kernel.js';
 
 /** Multi-actor work governance (contracts/governance.md). */
 export const governanceModule = defineModule({
-  name: 'governance',
-  events: governanceEvents,
-  projectors: [workPackagesProjector, pendingActionsProjector],
+  ...governanceKernel,
   surfaces: [governanceSurface],
   cli: [syncCommand],
   pages: governancePages,

@@ -1,36 +1,68 @@
+import { writeArtifacts } from '../app/missions-artifact-projection.js';
+import { missionsArtifactFindings } from '../app/missions-service.js';
 import type { KernelModule } from '../app/kernel-module.js';
 import { governanceEvents } from '../events/catalog/governance.js';
 import { intentEvents } from '../events/catalog/intent.js';
 import { missionsEvents } from '../events/catalog/missions.js';
-import { storymapEvents } from '../events/catalog/storymap.js';
+import {
+  designEvents,
+  runEvents,
+  sessionEvents,
+  storyBuildEvents,
+  storymapEvents,
+} from '../events/catalog/storymap.js';
 import { webEvents } from '../events/catalog/web.js';
 import { intentSnapshotProjector } from '../projections/intent-snapshot.js';
+import { missionsProjector } from '../projections/missions-desk.js';
 import { pendingActionsProjector } from '../projections/pending-actions.js';
 import { storyMapBuildOrderProjector } from '../projections/storymap-build-order.js';
+import { storyMapRunsProjector } from '../projections/storymap-runs.js';
 import { storyMapStoriesProjector } from '../projections/storymap-stories.js';
 import { webSignInProjector } from '../projections/web-sign-in.js';
 import { workPackagesProjector } from '../projections/work-packages.js';
 
-/**
- * The registry below the surfaces: every context's events and read models, none of its MCP
- * surfaces, pages or commands. A command that opens the log but serves nothing (`hook`, which
- * hosts start on every prompt) loads this instead of index.ts; the log it opens is the same —
- * the whole catalog, and every read model, since the process may become the writer that keeps
- * them. test/modules/kernel.test.ts holds it equal to `modules`' kernel part.
+/*
+ * Each context's part below the surfaces: its events and read models. The module of each
+ * context (src/modules/<ctx>.ts) spreads its part here and adds surfaces, pages and commands,
+ * so the two registries cannot drift. A command that opens the log but serves nothing (`hook`,
+ * which hosts start on every prompt) loads only this file: the same whole catalog and every
+ * read model, since the process may become the writer that keeps them.
  */
+export const systemKernel = { name: 'system', events: [] } satisfies KernelModule;
+export const governanceKernel = {
+  name: 'governance',
+  events: governanceEvents,
+  projectors: [workPackagesProjector, pendingActionsProjector],
+} satisfies KernelModule;
+export const storymapKernel = {
+  name: 'storymap',
+  events: [...storymapEvents, ...storyBuildEvents, ...sessionEvents, ...runEvents, ...designEvents],
+  projectors: [storyMapStoriesProjector, storyMapBuildOrderProjector, storyMapRunsProjector],
+} satisfies KernelModule;
+export const webKernel = {
+  name: 'web',
+  events: webEvents,
+  projectors: [webSignInProjector],
+} satisfies KernelModule;
+export const intentKernel = {
+  name: 'intent',
+  events: intentEvents,
+  projectors: [intentSnapshotProjector],
+} satisfies KernelModule;
+export const missionsKernel = {
+  name: 'missions',
+  events: missionsEvents,
+  // the artifact files are the read model's effect: written where the log is folded
+  projectors: [{ ...missionsProjector, effect: writeArtifacts }],
+  audits: [{ name: 'missions artifacts', run: missionsArtifactFindings }],
+} satisfies KernelModule;
+
+/** In the order of `modules` (index.ts); test/modules/kernel.test.ts holds them equal. */
 export const kernelModules: readonly KernelModule[] = [
-  { name: 'system', events: [] },
-  {
-    name: 'governance',
-    events: governanceEvents,
-    projectors: [workPackagesProjector, pendingActionsProjector],
-  },
-  {
-    name: 'storymap',
-    events: storymapEvents,
-    projectors: [storyMapStoriesProjector, storyMapBuildOrderProjector],
-  },
-  { name: 'web', events: webEvents, projectors: [webSignInProjector] },
-  { name: 'intent', events: intentEvents, projectors: [intentSnapshotProjector] },
-  { name: 'missions', events: missionsEvents },
+  systemKernel,
+  governanceKernel,
+  storymapKernel,
+  webKernel,
+  intentKernel,
+  missionsKernel,
 ];

@@ -1,9 +1,9 @@
 import { systemSurface } from '../mcp/surfaces/system.js';
 import { defineModule } from './define.js';
+import { systemKernel } from './kernel.js';
 
 /** What the server itself knows (whoami, server_info): no events of its own. */
 export const systemModule = defineModule({
-  name: 'system',
-  events: [],
+  ...systemKernel,
   surfaces: [systemSurface],
 });

@@ -1,6 +1,4 @@
 import { openCommand } from '../cli/commands/open.js';
-import { webEvents } from '../events/catalog/web.js';
-import { webSignInProjector } from '../projections/web-sign-in.js';
 import { projectPages } from '../web/pages/projects.js';
 import { auditPage } from '../web/pages/audit.js';
 import { intentTaskPage, intentTasksPage } from '../web/pages/intent.js';
@@ -11,6 +9,7 @@ import { storyPage } from '../web/pages/storymap-story.js';
 import { founderTodoPage } from '../web/pages/storymap-todo.js';
 import { timelinePage } from '../web/pages/timeline.js';
 import { defineModule } from './define.js';
+import { webKernel } from './kernel.js';
 
 /**
  * The story map's pages, listed here rather than in the story map's module while that context
@@ -23,9 +22,7 @@ const missionsPages = [missionsPage, missionPage];
 
 /** The web view (docs/web.md): sign-in codes, the projects and timeline pages, `open`. */
 export const webModule = defineModule({
-  name: 'web',
-  events: webEvents,
-  projectors: [webSignInProjector],
+  ...webKernel,
   cli: [openCommand],
   pages: [
     ...projectPages,
