@@ -102,8 +102,8 @@ const apply = (state: StoryState, event: StoryEvent): StoryState => {
         implementation_summary: event.data.summary,
         implemented_files: event.data.implemented_files,
       };
-    case 'story.plan_changed':
-    // the map holds the graph and the sequence: here it moves only the version
+    // story.plan_changed: the map holds the graph and the sequence; here it moves only the
+    // version. The building loop's events fold into the building record (storymap-build-fold).
     default:
       return state;
   }
