@@ -22,7 +22,10 @@ describe('web view: time travel by time', () => {
       // the log stamps events with the wall clock (the fake clock moves only the deciders' now)
       const [last] = await web.app.log.readAll({ after: setupEnd - 1, limit: 1 });
       const before = last!.created_at;
-      await new Promise((r) => setTimeout(r, 20));
+      // a datetime-local value has whole seconds: the next second after the setup, and the
+      // work package issued after it, so that second maps to the setup's end, never to 0
+      const nextSecond = Math.floor(Date.parse(before) / 1000) * 1000 + 1000;
+      await new Promise((r) => setTimeout(r, Math.max(20, nextSecond - Date.now() + 20)));
       await governance(web.app).issueWorkPackage(
         { project_id: P, work_package_id: 'WP-1', title: 'One' },
         { principal: actor(po.actor_id), idempotencyKey: 'i1' },
@@ -38,7 +41,7 @@ describe('web view: time travel by time', () => {
       assert.match(past, new RegExp(`as of global position\\s*<strong>${setupEnd}</strong`));
       assert.match(past, new RegExp(`committed <time datetime="${before}"`));
       assert.match(past, /OPEN \(0\)/);
-      const field = before.slice(0, 19); // a datetime-local value: seconds, no zone
+      const field = new Date(nextSecond).toISOString().slice(0, 19); // seconds, no zone
       const local = await (await getPage(web, `/timeline?at=${field}`, cookie)).text();
       assert.ok(!local.includes('work_package.issued</code>'), 'the time form travels too');
       // seconds precision: the position is the last one committed by then, its time shown

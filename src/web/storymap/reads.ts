@@ -1,6 +1,11 @@
 import type { OrderRow } from '../../projections/storymap-order.js';
 import { buildOrder, type BuildOrder } from '../../projections/storymap-order.js';
-import { rowPrefix, STORYMAP_BUILD_ORDER } from '../../projections/storymap-build-order.js';
+import {
+  orderRow,
+  rowPrefix,
+  STORYMAP_BUILD_ORDER,
+  type StoredRow,
+} from '../../projections/storymap-build-order.js';
 import { STORYMAP_STORIES, StoryMapKeys } from '../../projections/storymap-stories.js';
 import type { MapView } from '../../projections/storymap-views.js';
 import { html, type Html } from '../html.js';
@@ -20,10 +25,10 @@ export const storyMapAt = (ctx: PageContext) => {
   const map = (projectId: string) => ctx.models.get<MapView>(under(StoryMapKeys.map(projectId)));
   const rows = async (projectId: string): Promise<OrderRow[]> =>
     (
-      await ctx.models.range<OrderRow>({
+      await ctx.models.range<StoredRow>({
         prefix: `${STORYMAP_BUILD_ORDER}/${rowPrefix(projectId)}`,
       })
-    ).map(([, r]) => r);
+    ).map(([, r]) => orderRow(r));
   const order = async (projectId: string): Promise<BuildOrder> => buildOrder(await rows(projectId));
   return { map, rows, order };
 };
