@@ -268,7 +268,7 @@ const onlyReplay = async (): Promise<void> => {
     process.stdout.write(
       `replay of ${r.events} events: raw ${Math.round(r.raw)} ev/s, every projector ` +
         `${Math.round(r.engine)} ev/s (${Math.round((100 * r.engine) / r.raw)}%), ` +
-        `peak RSS ${Math.round(r.peakRss / 2 ** 20)} MB\n`,
+        `peak ${Math.round(r.peakAnon / 2 ** 20)} MB anonymous (VmHWM ${Math.round(r.peakRss / 2 ** 20)} MB)\n`,
     );
   } finally {
     await rm(root, { recursive: true, force: true });

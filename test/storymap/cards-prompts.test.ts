@@ -16,7 +16,13 @@ import { seedProject, withLinkedRoot } from './local-fixture.js';
 import { callOf, ok } from './session.js';
 
 const repoFile = (path: string) => readFile(new URL(`../../${path}`, import.meta.url), 'utf8');
-const CARD_TOOLS = ['get_story', 'get_status', 'check_release_readiness', 'get_build_order'];
+const CARD_TOOLS = [
+  'get_story',
+  'start_story',
+  'get_status',
+  'check_release_readiness',
+  'get_build_order',
+];
 
 describe('story map cards (MCP Apps)', () => {
   it('serves one self-contained card resource, linked from the card-bearing tools', () =>
@@ -61,6 +67,15 @@ describe('story map cards (MCP Apps)', () => {
         (await ok(call, 'get_story', { project_id, story_id: 'PB-3' })).card,
       );
       assert.ok(cancelled.kind === 'story' && cancelled.cancelled);
+      const started = await ok(call, 'start_story', {
+        project_id,
+        story_id: 'PB-1',
+        session: 'card-test',
+      });
+      const startedCard = Card.parse(started.card);
+      assert.ok(startedCard.kind === 'story');
+      assert.equal(startedCard.key, 'PB-1');
+      assert.equal(startedCard.status, 'in_progress');
 
       const status = await ok(call, 'get_status', { project_id });
       const progress = Card.parse(status.card);

@@ -37,6 +37,11 @@ type CardOf = (result: unknown, projectId: string | null) => Card;
 /** The hosted tools that render a card, and how each draws it from its own result. */
 const CARDS: Record<string, { kind: CardKind; of: CardOf }> = {
   get_story: { kind: 'story', of: storyCardOf },
+  // start_story answers the story under `story_id`; its other fields are get_story's
+  start_story: {
+    kind: 'story',
+    of: (r) => storyCardOf({ ...(r as object), id: (r as { story_id?: unknown }).story_id }),
+  },
   get_status: { kind: 'progress', of: progressCardOf },
   check_release_readiness: { kind: 'progress', of: readinessCardOf },
   get_build_order: { kind: 'build_order', of: buildOrderCardOf },
