@@ -189,7 +189,7 @@ export const founderTodo = async (
       .map((r) => ({
         kind: 'acceptance',
         story_key: r.key,
-        action: `approve: intentlog founder approve ${r.key}`,
+        action: `approve: intentlog founder approve ${projectId} ${r.key}`,
         detail: r.title,
         unblocks: unblocks(r.id),
       })),
@@ -198,14 +198,14 @@ export const founderTodo = async (
       .map((r) => ({
         kind: 'ready',
         story_key: r.key,
-        action: `mark ready: intentlog founder ready ${r.key}`,
+        action: `mark ready: intentlog founder ready ${projectId} ${r.key}`,
         detail: r.title,
         unblocks: unblocks(r.id),
       })),
     ...unsequenced.map((u) => ({
       kind: 'sequence',
       story_key: u.key,
-      action: `sequence: intentlog founder sequence ${u.key} <n>`,
+      action: `sequence: intentlog founder sequence ${projectId} ${u.key} <n>`,
       detail: u.title,
       unblocks: unblocks(u.id),
     })),
