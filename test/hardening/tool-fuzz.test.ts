@@ -60,7 +60,15 @@ const argsFor = (schema: Schema): fc.Arbitrary<Record<string, unknown>> => {
     .map(([args, extra]) => {
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(args)) if (v !== undefined) out[k] = v;
-      if (extra) out[extra[0]] = extra[1];
+      // an own property even for `__proto__`, as JSON.parse gives it (an assignment would set
+      // the prototype instead, and the client then refuses to send the arguments at all)
+      if (extra)
+        Object.defineProperty(out, extra[0], {
+          value: extra[1],
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       return out;
     });
 };
