@@ -7,14 +7,9 @@ import { storymapBuild } from '../../src/app/storymap-build.js';
 import type { Call } from './session.js';
 import { fiona, withBuildServer } from './build-harness.js';
 import { agentSession } from './session.js';
+import { shownJson } from './capture.js';
 
-const MAX = 1500;
-const shown = (v: unknown) => {
-  const text = JSON.stringify(v, null, 2);
-  return text.length > MAX
-    ? `${text.slice(0, MAX)}\n… (${text.length - MAX} more characters)`
-    : text;
-};
+const shown = shownJson(1500);
 
 await withBuildServer(async ({ app, session }) => {
   const raw = await session();
