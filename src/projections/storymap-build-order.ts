@@ -1,5 +1,9 @@
 import {
+  BlockerCleared,
+  BlockerRaised,
   CriteriaReported,
+  FounderNeeded,
+  HandoffCleared,
   mapEvents,
   PlanSaved,
   storyEvents,
@@ -11,7 +15,16 @@ import type { OrderRow } from './storymap-order.js';
 
 export const STORYMAP_BUILD_ORDER = 'storymap.build-order';
 
-const events = [...mapEvents, ...storyEvents, CriteriaReported, PlanSaved] as const;
+const events = [
+  ...mapEvents,
+  ...storyEvents,
+  CriteriaReported,
+  PlanSaved,
+  BlockerRaised,
+  BlockerCleared,
+  FounderNeeded,
+  HandoffCleared,
+] as const;
 type Folded = LogEventOf<(typeof events)[number]>;
 type StoryFolded = Extract<Folded, { type: StoryEvent['type'] }>;
 
@@ -37,6 +50,7 @@ const emptyRow = (id: string): OrderRow => ({
   spec_changed_since_built: false,
   passing_ids: [],
   has_plan: false,
+  open_work: [],
   cancelled_at: null,
   cancellation_reason: null,
 });
@@ -68,6 +82,7 @@ export type StoredRow = [
   cancellation_reason: string | null,
   passing_ids: string[],
   has_plan: boolean,
+  open_work: string[],
 ];
 
 export const storedRow = (r: OrderRow): StoredRow => [
@@ -90,6 +105,7 @@ export const storedRow = (r: OrderRow): StoredRow => [
   r.cancellation_reason,
   r.passing_ids,
   r.has_plan,
+  r.open_work,
 ];
 
 /** A fresh row object from its stored form (the fold changes it in place, never the stored one). */
@@ -114,6 +130,7 @@ export const orderRow = (s: StoredRow): OrderRow => ({
   cancellation_reason: s[16],
   passing_ids: s[17],
   has_plan: s[18],
+  open_work: s[19],
 });
 
 const musts = (criteria: readonly { criterion_id: string; priority: string }[]) =>
@@ -186,6 +203,18 @@ const fromStory = (row: OrderRow, event: StoryFolded): void => {
     case 'story.plan_saved':
       row.has_plan = true;
       return;
+    case 'story.blocker_raised':
+      row.open_work = [...row.open_work, event.data.blocker_id];
+      return;
+    case 'story.founder_needed':
+      row.open_work = [...row.open_work, event.data.handoff_id];
+      return;
+    case 'story.blocker_cleared':
+      row.open_work = row.open_work.filter((id) => id !== event.data.blocker_id);
+      return;
+    case 'story.handoff_cleared':
+      row.open_work = row.open_work.filter((id) => id !== event.data.handoff_id);
+      return;
     case 'criterion.updated': {
       const { criterion_id, priority } = event.data;
       if (priority !== undefined) {
@@ -236,8 +265,9 @@ const storyIdOf = (e: Folded): string | undefined =>
  */
 export const storyMapBuildOrderProjector = defineProjector({
   name: STORYMAP_BUILD_ORDER,
-  // 4: rows stored by position (StoredRow), with the building loop's passing_ids and has_plan
-  version: 4,
+  // 5: rows stored by position (StoredRow), with the building loop's passing_ids, has_plan and
+  // open_work
+  version: 5,
   events,
   async apply(e, tx) {
     const storyId = storyIdOf(e);

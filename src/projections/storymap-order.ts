@@ -27,6 +27,8 @@ export type OrderRow = {
   /** criteria whose latest result passes (report_criteria) */
   passing_ids: string[];
   has_plan: boolean;
+  /** open blockers and hand-offs to the founder (their ids): what get_session_context lists */
+  open_work: string[];
   cancelled_at: string | null;
   cancellation_reason: string | null;
 };

@@ -27,6 +27,7 @@ const row = (i: number, over: Partial<OrderRow>): OrderRow => ({
   spec_changed_since_built: false,
   passing_ids: [],
   has_plan: false,
+  open_work: [],
   cancelled_at: null,
   cancellation_reason: null,
   ...over,
