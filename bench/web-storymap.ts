@@ -180,7 +180,7 @@ const main = async () => {
   }
   const table = [
     '',
-    '## Web view: the story-map board (`node --import tsx bench/web-storymap.ts`, run once; noisy: machine shared by ~9 agents)',
+    '## Web view: the story-map board (`node --import tsx bench/web-storymap.ts`, run once; the load average is given below)',
     '',
     `Map of ${STORIES} stories, log of ${head.toLocaleString('en')} events (LevelDB), Debian chromium, load average ${load} at the start.`,
     '',
