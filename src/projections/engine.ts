@@ -114,14 +114,19 @@ export const startProjections = async (
     for (const l of members) cohortOf.set(l, c);
     return c;
   };
-  const mergeable = (c: Cohort) =>
-    !c.paused && !c.retry && !c.progress && c.lanes.every((l) => l.soloUntil <= performance.now());
+  /** Neither paused, waiting to retry, nor holding a lane that was split off for being slow. */
+  const settled = (c: Cohort) =>
+    !c.paused && !c.retry && c.lanes.every((l) => l.soloUntil <= performance.now());
 
-  /** Takes in the idle cohorts whose lanes all stand within [from, to]. */
+  /**
+   * Takes in the idle cohorts whose lanes all stand within [from, to]. A rebuild (`progress`)
+   * may take others in near its end; it is never taken in, so it reports to its end.
+   */
   const absorb = (c: Cohort, from: number, to: number): void => {
-    if (!mergeable(c) && !c.progress) return;
+    if (!settled(c)) return;
     for (const other of cohorts) {
-      if (other === c || other.running || !mergeable(other) || other.lanes.length === 0) continue;
+      const idle = !other.running && !other.progress && settled(other);
+      if (other === c || !idle || other.lanes.length === 0) continue;
       if (lowest(other.lanes) < from || highest(other.lanes) > to) continue;
       c.lanes.push(...other.lanes);
       for (const l of other.lanes) cohortOf.set(l, c);

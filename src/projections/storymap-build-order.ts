@@ -31,7 +31,8 @@ type StoryFolded = Extract<Folded, { type: StoryEvent['type'] }>;
 export const rowKey = (projectId: string, storyId: string) => modelKey('row', projectId, storyId);
 export const rowPrefix = (projectId: string) => modelKeyPrefix('row', projectId);
 
-const emptyRow = (id: string): OrderRow => ({
+/** A story's row before any of its events: what the fold starts from. */
+export const emptyRow = (id: string): OrderRow => ({
   id,
   key: '',
   number: 0,

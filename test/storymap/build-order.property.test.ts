@@ -3,33 +3,19 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { isDomainError } from '../../src/commands/errors.js';
 import { decideUpdateStories } from '../../src/commands/storymap/update-stories.js';
+import { emptyRow } from '../../src/projections/storymap-build-order.js';
 import { buildOrder, type OrderRow } from '../../src/projections/storymap-order.js';
 import { baseMap, editor, mapOf, storyCreated, storyOf } from './fixture.js';
 
 const STATUSES = ['todo', 'in_progress', 'done', 'approved', 'needs_rework'] as const;
 
 const row = (i: number, over: Partial<OrderRow>): OrderRow => ({
-  id: `s${i}`,
+  ...emptyRow(`s${i}`),
   key: `PB-${i}`,
   number: i,
   title: `Story ${i}`,
-  status: 'todo',
   activity: 'A',
-  release: 1,
-  priority: 'should',
-  effort: 'M',
-  sort_order: null,
-  build_sequence: null,
-  depends_on: [],
-  criteria_count: 0,
-  must_ids: [],
   version: 1,
-  spec_changed_since_built: false,
-  passing_ids: [],
-  has_plan: false,
-  open_work: [],
-  cancelled_at: null,
-  cancellation_reason: null,
   ...over,
 });
 
