@@ -35,3 +35,6 @@ export type EventOf<D> =
   D extends EventDefinition<infer T, infer L>
     ? { type: T; data: L; metadata?: { seal?: string } }
     : never;
+
+/** The union of the events of a list of definitions (a context's events of one stream). */
+export type EventsOf<L extends readonly unknown[]> = { [K in keyof L]: EventOf<L[K]> }[number];
