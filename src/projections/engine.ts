@@ -77,6 +77,14 @@ type Cohort = {
   progress?: Progress;
 };
 
+/** A page folded by a cohort, not yet written. */
+type Folded = {
+  ops: ModelOp[];
+  folded: { lane: Lane; next: Lane['checkpoint']; ops: ModelOp[] }[];
+  failed: { lane: Lane; error: unknown }[];
+  slow: Lane[];
+};
+
 const lowest = (lanes: readonly Lane[]) => Math.min(...lanes.map((l) => l.checkpoint.position));
 const highest = (lanes: readonly Lane[]) => Math.max(...lanes.map((l) => l.checkpoint.position));
 
@@ -149,11 +157,15 @@ export const startProjections = async (
     await effect(keys, store).catch((error: unknown) => options.onError?.(error, name));
   };
 
-  /** One page through every lane of the cohort, committed in one write. */
-  const foldBatch = async (c: Cohort, events: LogEvent[]): Promise<void> => {
+  /**
+   * One page through every lane of the cohort; nothing is written yet. Lanes whose fold failed,
+   * and lanes slow enough to hold the rest up, are named to leave the cohort once this page's
+   * write is under way (`leave`): a lane that left earlier would fold the page a second time.
+   */
+  const foldBatch = async (c: Cohort, events: LogEvent[]): Promise<Folded> => {
     const ops: ModelOp[] = [];
-    const folded: { lane: Lane; next: Lane['checkpoint']; ops: ModelOp[] }[] = [];
-    const failed: { lane: Lane; error: unknown }[] = [];
+    const folded: Folded['folded'] = [];
+    const failed: Folded['failed'] = [];
     const took = new Map<Lane, number>();
     for (const lane of c.lanes) {
       const started = performance.now();
@@ -166,54 +178,101 @@ export const startProjections = async (
       }
       took.set(lane, performance.now() - started);
     }
-    const checkpoints = folded.map(({ lane, next }): ModelOp => ({
+    const slow: Lane[] = [];
+    if (folded.length >= 2 && !c.progress) {
+      const total = [...took.values()].reduce((a, b) => a + b, 0);
+      for (const { lane } of folded) {
+        const ms = took.get(lane) ?? 0;
+        if (ms >= SLOW_MS && ms >= 2 * (total - ms)) slow.push(lane);
+      }
+    }
+    return { ops, folded, failed, slow };
+  };
+
+  /**
+   * Writes a folded page with its lanes' checkpoints in one write. Its lanes count as folded
+   * (waiters see them) once the write is durable and their effects have run. Rejects, with
+   * nothing advanced, when the store refuses the write.
+   */
+  const commit = (page: Folded): Promise<void> => {
+    if (page.folded.length === 0) return Promise.resolve();
+    const checkpoints = page.folded.map(({ lane, next }): ModelOp => ({
       type: 'put',
       key: checkpointKey(lane.projector.name),
       value: next,
     }));
-    if (folded.length > 0) await store.write([...ops, ...checkpoints]);
-    cache.committed(ops);
-    for (const { lane, next, ops: written } of folded) {
-      delete lane.error;
-      await runEffect(lane, written);
-      advance(lane, next);
-    }
-    for (const { lane, error } of failed) {
+    cache.stage(page.ops);
+    const done = (async () => {
+      try {
+        await store.write([...page.ops, ...checkpoints]);
+      } catch (error) {
+        cache.abandoned(page.ops);
+        throw error;
+      }
+      cache.committed(page.ops);
+      for (const { lane, next, ops } of page.folded) {
+        delete lane.error;
+        await runEffect(lane, ops);
+        advance(lane, next);
+      }
+    })();
+    const ended = done.catch(() => undefined);
+    for (const { lane } of page.folded) lane.committing = ended;
+    return done;
+  };
+
+  /** Failing and slow lanes go on in cohorts of their own. */
+  const leave = (c: Cohort, page: Folded): void => {
+    for (const { lane, error } of page.failed) {
       lane.error = error instanceof Error ? error.message : String(error);
       options.onError?.(error, lane.projector.name);
       failedCohort(split(c, [lane]));
     }
-    if (c.lanes.length < 2 || c.progress) return;
-    const total = [...took.values()].reduce((a, b) => a + b, 0);
-    for (const lane of [...c.lanes]) {
-      const ms = took.get(lane) ?? 0;
-      if (ms < SLOW_MS || ms < 2 * (total - ms)) continue;
+    for (const lane of page.slow) {
       lane.soloUntil = performance.now() + SOLO_MS;
       void wake(split(c, [lane]));
     }
   };
 
+  /**
+   * Reads and folds the log from the cohort's lowest lane on. Page n+1 is folded while page n is
+   * written (its writes are staged in the cache, so the fold reads them); writes go one at a
+   * time, in log order, so a checkpoint never lands before the page it follows.
+   */
   const drain = async (c: Cohort): Promise<void> => {
-    do {
-      c.again = false;
-      if (c.lanes.length === 0) return;
-      const from = lowest(c.lanes);
-      absorb(c, from - PAGE, highest(c.lanes) + PAGE);
-      let next = pages.after(lowest(c.lanes));
-      for (;;) {
-        const events = await next;
-        if (events.length === 0) break;
-        const end = events.at(-1)!.global_position;
-        // The log is append-only and this fold reaches the page's end, so the next page can be
-        // read while this one folds: catch-up overlaps its I/O with the fold.
-        next = pages.after(end);
-        await foldBatch(c, events);
+    // a lane that left another cohort may still have its last page being written
+    await Promise.all(c.lanes.map((l) => l.committing));
+    let writing: Promise<void> = Promise.resolve();
+    try {
+      do {
+        c.again = false;
         if (c.lanes.length === 0) return;
-        // only lanes at or past this page's end: one behind it would miss the page
-        absorb(c, end, end + PAGE);
-        c.progress?.(end, await log.head());
-      }
-    } while (c.again && !c.paused && !stopped);
+        const from = lowest(c.lanes);
+        absorb(c, from - PAGE, highest(c.lanes) + PAGE);
+        let next = pages.after(lowest(c.lanes));
+        for (;;) {
+          const events = await next;
+          if (events.length === 0) break;
+          const end = events.at(-1)!.global_position;
+          // The log is append-only and this fold reaches the page's end, so the next page can
+          // be read while this one folds: catch-up overlaps its I/O with the fold.
+          next = pages.after(end);
+          const page = await foldBatch(c, events);
+          await writing;
+          writing = commit(page);
+          leave(c, page);
+          if (c.lanes.length === 0) break;
+          // only lanes at or past this page's end: one behind it would miss the page
+          absorb(c, end, end + PAGE);
+          c.progress?.(end, await log.head());
+        }
+        await writing;
+      } while (c.again && !c.paused && !stopped);
+    } catch (error) {
+      // no retry may start while a write it would repeat is still in flight
+      await writing.catch(() => undefined);
+      throw error;
+    }
   };
 
   /** A failed fold or write (a full disk, a store error) is logged and tried again, never dropped. */

@@ -13,6 +13,8 @@ export type Lane = {
   error?: string;
   /** split off for being slow: not merged back into a cohort before this time (ms, monotonic) */
   soloUntil: number;
+  /** the write of its last folded page, until it ends (it never rejects) */
+  committing?: Promise<unknown>;
 };
 
 export const newLane = (projector: Projector): Lane => ({

@@ -6,9 +6,15 @@ import { modelPrefix, type ModelTx } from './projector.js';
  * absent). The engine is the only writer of its projectors' keyspaces, so what it wrote is what
  * the store holds: a projector's read of a hot key (one view per aggregate, folded event after
  * event) costs no store round trip. Bounded; the oldest entries go first.
+ *
+ * Writes handed to the store and not yet acknowledged are `staged`: the engine folds the next
+ * page while the last one is written, and that fold must read what the write will hold. Staged
+ * writes are never evicted; they leave when the write succeeds (`committed`) or fails
+ * (`abandoned`), and a later stage of the same key wins over an earlier one.
  */
 export const modelCache = (limit = 50_000) => {
   const values = new Map<string, { value: unknown }>();
+  const staged = new Map<string, ModelOp>();
   const set = (key: string, value: unknown): void => {
     values.delete(key);
     values.set(key, { value });
@@ -18,15 +24,29 @@ export const modelCache = (limit = 50_000) => {
       if (values.size <= limit) break;
     }
   };
+  const unstage = (ops: readonly ModelOp[]) => {
+    for (const op of ops) if (staged.get(op.key) === op) staged.delete(op.key);
+  };
   return {
-    get: (key: string) => values.get(key),
+    get: (key: string): { value: unknown } | undefined => {
+      const op = staged.get(key);
+      if (op) return { value: op.type === 'put' ? op.value : undefined };
+      return values.get(key);
+    },
     set,
+    stage: (ops: readonly ModelOp[]) => {
+      for (const op of ops) staged.set(op.key, op);
+    },
     committed: (ops: readonly ModelOp[]) => {
+      unstage(ops);
       for (const op of ops)
         // a sealed value is not kept in the clear: after a shred it must read as gone
         if (op.type === 'put' && op.seal) values.delete(op.key);
         else set(op.key, op.type === 'put' ? op.value : undefined);
     },
+    /** The store did not take them: what it holds is what `values` says. */
+    abandoned: unstage,
+    /** Forgets committed values; staged writes stay until their write ends. */
     clear: () => values.clear(),
   };
 };

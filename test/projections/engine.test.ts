@@ -30,6 +30,12 @@ const append = (log: EventLog, project: string, by: number) =>
     { type: 'counted', data: { by } },
   ]);
 
+const appendMany = (log: EventLog, count: number) =>
+  log.appendToStream(
+    streamName({ aggregateType: 'c', projectId: 'a', aggregateId: 'x' }),
+    Array.from({ length: count }, () => ({ type: 'counted', data: { by: 1 } })),
+  );
+
 describe('projection engine', () => {
   it('catches up from the log, then follows it live; waitFor gives read-your-writes', async () => {
     const log = await levelEventLog(await openMemoryLevel(), openCatalog);
@@ -193,6 +199,58 @@ describe('projection engine', () => {
     await rebuilding;
     await engine.waitFor(Number(lastEventGlobalPosition));
     assert.equal(await log.models.get('rebuilt/a'), 31);
+    await engine.stop();
+    await log.close();
+  });
+  it('folds the next page while the last is written, reading what that write holds', async () => {
+    const log = await levelEventLog(await openMemoryLevel(), openCatalog);
+    await appendMany(log, 2_500);
+    let writing = 0;
+    let foldedDuringWrite = 0;
+    const write = log.models.write.bind(log.models);
+    log.models.write = async (ops) => {
+      writing++;
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        return await write(ops);
+      } finally {
+        writing--;
+      }
+    };
+    const watched: Projector = {
+      ...counter(),
+      async apply(event, tx) {
+        if (writing > 0) foldedDuringWrite++;
+        await counter().apply(event, tx);
+      },
+    };
+    const engine = await startProjections(log, [watched]);
+    assert.equal(await log.models.get('counter/a'), 2_500, 'every event once, none lost');
+    assert.ok(foldedDuringWrite >= 1_000, `${foldedDuringWrite} events folded during a write`);
+    assert.deepEqual(await engine.status(), [
+      { name: 'counter', version: 1, position: 2_500, head: 2_500 },
+    ]);
+    await engine.stop();
+    await log.close();
+  });
+
+  it('a refused write while the next page is folded: that fold is dropped, each event counted once', async () => {
+    const log = await levelEventLog(await openMemoryLevel(), openCatalog);
+    await appendMany(log, 3_500);
+    let calls = 0;
+    const write = log.models.write.bind(log.models);
+    log.models.write = async (ops) => {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      if (++calls === 2) throw new Error('disk full');
+      return write(ops);
+    };
+    const errors: string[] = [];
+    const engine = await startProjections(log, [counter()], {
+      onError: (error) => errors.push(error instanceof Error ? error.message : String(error)),
+    });
+    await engine.waitFor(3_500, { timeoutMs: 10_000 });
+    assert.deepEqual(errors, ['disk full']);
+    assert.equal(await log.models.get('counter/a'), 3_500);
     await engine.stop();
     await log.close();
   });
