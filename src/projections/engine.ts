@@ -1,10 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import { filter, firstValueFrom, timeout, type Subscription } from 'rxjs';
-import type { EventLog, LogEvent, ModelOp } from '../events/index.js';
-import { advance, foldPage, loadLane, newLane, resetLane, type Lane } from './lane.js';
+import type { EventLog } from '../events/index.js';
+import { pageWriter, type FoldedPage } from './cohort-page.js';
+import { loadLane, newLane, resetLane, type Lane } from './lane.js';
 import { modelCache } from './model-batch.js';
 import { PAGE, pageReader } from './page-reader.js';
-import { checkpointKey, modelPrefix, type Projector } from './projector.js';
+import type { Projector } from './projector.js';
 
 export type ProjectionStatus = {
   name: string;
@@ -53,11 +54,7 @@ export type EngineOptions = {
 
 /** A failed fold is tried again after this long, doubling up to the maximum. */
 const RETRY_MS = { first: 50, max: 5_000 };
-/**
- * A lane whose fold of one page took this long, and twice what the rest of its cohort took
- * together, goes on alone for a while, so it no longer holds up the read models beside it.
- */
-const SLOW_MS = 250;
+/** A lane found slow on a page goes on alone this long (ms) before it may merge back. */
 const SOLO_MS = 10_000;
 
 /**
@@ -75,14 +72,6 @@ type Cohort = {
   retry?: ReturnType<typeof setTimeout>;
   failures: number;
   progress?: Progress;
-};
-
-/** A page folded by a cohort, not yet written. */
-type Folded = {
-  ops: ModelOp[];
-  folded: { lane: Lane; next: Lane['checkpoint']; ops: ModelOp[] }[];
-  failed: { lane: Lane; error: unknown }[];
-  slow: Lane[];
 };
 
 const lowest = (lanes: readonly Lane[]) => Math.min(...lanes.map((l) => l.checkpoint.position));
@@ -103,6 +92,12 @@ export const startProjections = async (
   const store = log.models;
   const pages = pageReader(log);
   const cache = modelCache();
+  const writer = pageWriter({
+    store,
+    cache,
+    effects: options.effects ?? false,
+    ...(options.onError ? { onError: options.onError } : {}),
+  });
   const lanes = projectors.map(newLane);
   const byName = new Map(lanes.map((l) => [l.projector.name, l]));
   const cohorts = new Set<Cohort>();
@@ -148,81 +143,8 @@ export const startProjections = async (
     return cohort([...out]);
   };
 
-  /** A projector's side effect, after its batch is committed and before it counts as folded. */
-  const runEffect = async (lane: Lane, written: readonly ModelOp[]): Promise<void> => {
-    const { effect, name } = lane.projector;
-    if (!options.effects || !effect || written.length === 0) return;
-    const prefix = modelPrefix(name);
-    const keys = written.map((op) => op.key.slice(prefix.length));
-    await effect(keys, store).catch((error: unknown) => options.onError?.(error, name));
-  };
-
-  /**
-   * One page through every lane of the cohort; nothing is written yet. Lanes whose fold failed,
-   * and lanes slow enough to hold the rest up, are named to leave the cohort once this page's
-   * write is under way (`leave`): a lane that left earlier would fold the page a second time.
-   */
-  const foldBatch = async (c: Cohort, events: LogEvent[]): Promise<Folded> => {
-    const ops: ModelOp[] = [];
-    const folded: Folded['folded'] = [];
-    const failed: Folded['failed'] = [];
-    const took = new Map<Lane, number>();
-    for (const lane of c.lanes) {
-      const started = performance.now();
-      try {
-        const out = await foldPage(lane, events, store, cache);
-        for (const op of out.ops) ops.push(op);
-        folded.push({ lane, next: out.next, ops: out.ops });
-      } catch (error) {
-        failed.push({ lane, error });
-      }
-      took.set(lane, performance.now() - started);
-    }
-    const slow: Lane[] = [];
-    if (folded.length >= 2 && !c.progress) {
-      const total = [...took.values()].reduce((a, b) => a + b, 0);
-      for (const { lane } of folded) {
-        const ms = took.get(lane) ?? 0;
-        if (ms >= SLOW_MS && ms >= 2 * (total - ms)) slow.push(lane);
-      }
-    }
-    return { ops, folded, failed, slow };
-  };
-
-  /**
-   * Writes a folded page with its lanes' checkpoints in one write. Its lanes count as folded
-   * (waiters see them) once the write is durable and their effects have run. Rejects, with
-   * nothing advanced, when the store refuses the write.
-   */
-  const commit = (page: Folded): Promise<void> => {
-    if (page.folded.length === 0) return Promise.resolve();
-    const checkpoints = page.folded.map(({ lane, next }): ModelOp => ({
-      type: 'put',
-      key: checkpointKey(lane.projector.name),
-      value: next,
-    }));
-    cache.stage(page.ops);
-    const done = (async () => {
-      try {
-        await store.write([...page.ops, ...checkpoints]);
-      } catch (error) {
-        cache.abandoned(page.ops);
-        throw error;
-      }
-      cache.committed(page.ops);
-      for (const { lane, next, ops } of page.folded) {
-        delete lane.error;
-        await runEffect(lane, ops);
-        advance(lane, next);
-      }
-    })();
-    const ended = done.catch(() => undefined);
-    for (const { lane } of page.folded) lane.committing = ended;
-    return done;
-  };
-
   /** Failing and slow lanes go on in cohorts of their own. */
-  const leave = (c: Cohort, page: Folded): void => {
+  const leave = (c: Cohort, page: FoldedPage): void => {
     for (const { lane, error } of page.failed) {
       lane.error = error instanceof Error ? error.message : String(error);
       options.onError?.(error, lane.projector.name);
@@ -257,9 +179,9 @@ export const startProjections = async (
           // The log is append-only and this fold reaches the page's end, so the next page can
           // be read while this one folds: catch-up overlaps its I/O with the fold.
           next = pages.after(end);
-          const page = await foldBatch(c, events);
+          const page = await writer.fold(c.lanes, events, !c.progress);
           await writing;
-          writing = commit(page);
+          writing = writer.commit(page);
           leave(c, page);
           if (c.lanes.length === 0) break;
           // only lanes at or past this page's end: one behind it would miss the page
