@@ -208,8 +208,23 @@ const OrderSource = z.looseObject({
   ),
 });
 
+/**
+ * Cards by the order array they draw: get_build_order's `order` is one frozen array per
+ * (project, log head) (storymap-queries.ts), so at one head the card is drawn once.
+ */
+const drawn = new WeakMap<object, { projectId: string | null; card: Card }>();
+
 /** A build-order card from get_build_order; dependencies named by key, as cards name stories. */
 export const buildOrderCardOf = (built: unknown, projectId: string | null): Card => {
+  const order = (built as { order?: unknown } | null)?.order;
+  const known = Array.isArray(order) && Object.isFrozen(order) ? drawn.get(order) : undefined;
+  if (known?.projectId === projectId) return known.card;
+  const card = drawBuildOrderCard(built, projectId);
+  if (Array.isArray(order) && Object.isFrozen(order)) drawn.set(order, { projectId, card });
+  return card;
+};
+
+const drawBuildOrderCard = (built: unknown, projectId: string | null): Card => {
   const b = OrderSource.parse(built);
   const keyOf = new Map([...b.order, ...b.unsequenced].map((s) => [s.id, s.key]));
   const keys = (ids: string[]) => ids.map((id) => keyOf.get(id) ?? id);
