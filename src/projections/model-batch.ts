@@ -6,28 +6,52 @@ import { modelPrefix, type ModelTx } from './projector.js';
  * absent). The engine is the only writer of its projectors' keyspaces, so what it wrote is what
  * the store holds: a projector's read of a hot key (one view per aggregate, folded event after
  * event) costs no store round trip. Bounded; the oldest entries go first.
+ *
+ * A keyspace the engine has just emptied (a reset before a rebuild) is `whole`: every key in it
+ * that exists is in the cache, so a key it lacks is absent without asking the store (a rebuild
+ * otherwise reads every row once from the store to learn it is not there yet). A keyspace stops
+ * being whole as soon as any of its entries leaves the cache.
  */
 export const modelCache = (limit = 50_000) => {
   const values = new Map<string, { value: unknown }>();
+  const whole = new Set<string>();
+  const ABSENT = Object.freeze({ value: undefined });
+  const wholeOver = (key: string): boolean => {
+    for (const prefix of whole) if (key.startsWith(prefix)) return true;
+    return false;
+  };
+  const drop = (key: string): void => {
+    values.delete(key);
+    for (const prefix of whole) if (key.startsWith(prefix)) whole.delete(prefix);
+  };
   const set = (key: string, value: unknown): void => {
     values.delete(key);
     values.set(key, { value });
     if (values.size <= limit) return;
     for (const oldest of values.keys()) {
-      values.delete(oldest);
+      drop(oldest);
       if (values.size <= limit) break;
     }
   };
   return {
-    get: (key: string) => values.get(key),
+    get: (key: string): { value: unknown } | undefined =>
+      values.get(key) ?? (whole.size > 0 && wholeOver(key) ? ABSENT : undefined),
     set,
     committed: (ops: readonly ModelOp[]) => {
       for (const op of ops)
         // a sealed value is not kept in the clear: after a shred it must read as gone
-        if (op.type === 'put' && op.seal) values.delete(op.key);
+        if (op.type === 'put' && op.seal) drop(op.key);
         else set(op.key, op.type === 'put' ? op.value : undefined);
     },
-    clear: () => values.clear(),
+    /** The store holds nothing under `prefix` now, and every write to it will come through here. */
+    emptied: (prefix: string) => {
+      for (const key of values.keys()) if (key.startsWith(prefix)) values.delete(key);
+      whole.add(prefix);
+    },
+    clear: () => {
+      values.clear();
+      whole.clear();
+    },
   };
 };
 export type ModelCache = ReturnType<typeof modelCache>;
