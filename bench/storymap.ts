@@ -3,6 +3,8 @@
  * over HTTP at /mcp/storymap from a LevelDB data dir: get_build_order and get_session_context
  * p50/p99, update_stories of 50 rows p50, and the build-order read model's rebuild rate beside a
  * raw read of the same log. Run once: `npx tsx bench/storymap.ts` (noisy shared machine).
+ * Beside wall times it prints CPU time (this process: the MCP client and the server both), which
+ * a loaded machine distorts far less: compare those when the machine is shared.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
