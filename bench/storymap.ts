@@ -3,9 +3,11 @@
  * over HTTP at /mcp/storymap from a LevelDB data dir: get_build_order and get_session_context
  * p50/p99, update_stories of 50 rows p50, and the build-order read model's rebuild rate beside a
  * raw read of the same log. Run once: `npx tsx bench/storymap.ts` (noisy shared machine).
+ * Beside wall times it prints CPU time (this process: the MCP client and the server both), which
+ * a loaded machine distorts far less: compare those when the machine is shared.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import pino from 'pino';
@@ -94,8 +96,15 @@ const transport = new StreamableHTTPClientTransport(new URL(`${listening.url}/st
 const client = new Client({ name: 'bench', version: '1' });
 await client.connect(transport);
 
+/** CPU milliseconds (user + system) of this process since `from`: client and server both. */
+const cpuMs = (from: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(from);
+  return (used.user + used.system) / 1000;
+};
+
 const timed = async (name: string, args: Record<string, unknown>, n: number) => {
   const ms: number[] = [];
+  const cpu = process.cpuUsage();
   for (let i = 0; i < n; i++) {
     const start = performance.now();
     const answer = await client.callTool({ name, arguments: args });
@@ -103,7 +112,7 @@ const timed = async (name: string, args: Record<string, unknown>, n: number) => 
     if (!(answer.structuredContent as { ok: boolean }).ok)
       throw new Error(`${name}: ${JSON.stringify(answer.structuredContent)}`);
   }
-  return { p50: median(ms), p99: percentile(ms, 99) };
+  return { p50: median(ms), p99: percentile(ms, 99), cpu: cpuMs(cpu) / n };
 };
 
 const sized = await client.callTool({ name: 'get_build_order', arguments: { project_id } });
@@ -131,9 +140,12 @@ const head = await app.log.head();
 // one round of each measures the neighbours as much as the code.
 const rawMs: number[] = [];
 const rebuildMs: number[] = [];
+const rawCpu: number[] = [];
+const rebuildCpu: number[] = [];
 let events = 0;
 for (let round = 0; round < 3; round++) {
   const rawStart = performance.now();
+  let cpu = process.cpuUsage();
   events = 0;
   for (let after = 0; ;) {
     const page = await app.log.readAll({ after, limit: 1000 });
@@ -142,17 +154,24 @@ for (let round = 0; round < 3; round++) {
     after = page[page.length - 1]!.global_position;
   }
   rawMs.push(performance.now() - rawStart);
+  rawCpu.push(cpuMs(cpu));
   const rebuildStart = performance.now();
+  cpu = process.cpuUsage();
   await app.projections.rebuild([STORYMAP_BUILD_ORDER]);
   rebuildMs.push(performance.now() - rebuildStart);
+  rebuildCpu.push(cpuMs(cpu));
 }
 const rate = (n: number, ms: number) => (n / ms) * 1000;
 const lines = [
   `map: ${STORIES} stories, ${STORIES * CRITERIA_PER_STORY} criteria, ${edges} dependency edges; ${head} events; built in ${fmt(buildMs / 1000)} s`,
-  `get_build_order over HTTP: p50 ${fmt(order.p50)} ms, p99 ${fmt(order.p99)} ms (${SAMPLES} calls; result ${fmt(answerBytes / 1024)} KB as JSON)`,
-  `get_session_context over HTTP: p50 ${fmt(session.p50)} ms, p99 ${fmt(session.p99)} ms (${SAMPLES} calls)`,
+  `get_build_order over HTTP: p50 ${fmt(order.p50)} ms, p99 ${fmt(order.p99)} ms (${SAMPLES} calls; result ${fmt(answerBytes / 1024)} KB as JSON; ${fmt(order.cpu)} ms CPU a call, client and server)`,
+  `get_session_context over HTTP: p50 ${fmt(session.p50)} ms, p99 ${fmt(session.p99)} ms (${SAMPLES} calls; ${fmt(session.cpu)} ms CPU a call)`,
   `update_stories, 50 rows: p50 ${fmt(median(updates))} ms, p99 ${fmt(percentile(updates, 99))} ms (20 calls)`,
   `rebuild of storymap.build-order (median of 3, alternating with the raw read): ${fmt(rate(events, median(rebuildMs)))} events/s; the same log read raw (readAll, upcast): ${fmt(rate(events, median(rawMs)))} events/s = ${fmt((median(rawMs) / median(rebuildMs)) * 100)}%`,
+  `the same in CPU time (medians, ms): raw read ${fmt(median(rawCpu))}, rebuild ${fmt(median(rebuildCpu))} = ${fmt((median(rawCpu) / median(rebuildCpu)) * 100)}%`,
+  `load average at the end: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ')}`,
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
 await app.close();

@@ -1,7 +1,7 @@
 import type { Principal } from '../commands/principal.js';
 import { principalId } from '../commands/principal.js';
 import type { StoryStatus } from '../events/catalog/storymap.js';
-import { isFinished, type OrderRow } from '../projections/storymap-order.js';
+import { isFinished, type BuildOrder, type OrderRow } from '../projections/storymap-order.js';
 import { STORYMAP_STORIES, StoryMapKeys } from '../projections/storymap-stories.js';
 import type { MapView, StoryView } from '../projections/storymap-views.js';
 import { projectQueries } from '../projections/queries.js';
@@ -132,6 +132,37 @@ export const listStories = async (
   };
 };
 
+/** get_build_order's answer but its `generated_at`: the same for every read at one log head. */
+export type BuildOrderListing = Readonly<{
+  order: readonly BuildOrder['order'][number][];
+  unsequenced: readonly (BuildOrder['unsequenced'][number] & { story_url: null })[];
+  note: string;
+}>;
+
+/**
+ * Listings by the build order they list. `reads.order` gives one BuildOrder per (project, log
+ * head), so a listing, and whatever the surfaces derive from it (the text block, the card),
+ * is made once per head: a new event moves the head and the next read makes a new one. Frozen,
+ * since every reader at that head shares it.
+ */
+const listings = new WeakMap<BuildOrder, BuildOrderListing>();
+
+const listingOf = (built: BuildOrder): BuildOrderListing => {
+  const known = listings.get(built);
+  if (known) return known;
+  const { order, unsequenced } = built;
+  const listing: BuildOrderListing = Object.freeze({
+    order: Object.freeze(order.map((o) => Object.freeze(o))),
+    unsequenced: Object.freeze(unsequenced.map((u) => Object.freeze({ ...u, story_url: null }))),
+    note:
+      unsequenced.length === 0
+        ? 'Every live story is sequenced.'
+        : `${unsequenced.length} stor${unsequenced.length === 1 ? 'y has' : 'ies have'} no build sequence yet: agents don't build them until the founder sequences them (intentlog founder sequence).`,
+  });
+  listings.set(built, listing);
+  return listing;
+};
+
 export const getBuildOrder = async (
   app: App,
   reads: StoryMapReads,
@@ -139,15 +170,12 @@ export const getBuildOrder = async (
   principal: Principal,
 ) => {
   await reads.map(projectId, principal);
-  const { order, unsequenced } = await reads.order(projectId);
+  const listing = listingOf(await reads.order(projectId));
   return {
-    order,
+    order: listing.order,
     generated_at: app.clock().toISOString(),
-    unsequenced: unsequenced.map((u) => ({ ...u, story_url: null })),
-    note:
-      unsequenced.length === 0
-        ? 'Every live story is sequenced.'
-        : `${unsequenced.length} stor${unsequenced.length === 1 ? 'y has' : 'ies have'} no build sequence yet: agents don't build them until the founder sequences them (intentlog founder sequence).`,
+    unsequenced: listing.unsequenced,
+    note: listing.note,
   };
 };
 

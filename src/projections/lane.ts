@@ -33,8 +33,8 @@ export const advance = (lane: Lane, to: Checkpoint): void => {
 /** Empties the lane's keyspace and puts its checkpoint back to the log's start. */
 export const resetLane = async (lane: Lane, store: ModelStore, cache: ModelCache) => {
   const { name, version } = lane.projector;
-  cache.clear();
   await store.clear(modelPrefix(name));
+  cache.emptied(modelPrefix(name));
   const fresh = { version, position: 0 };
   await store.write([{ type: 'put', key: checkpointKey(name), value: fresh }]);
   advance(lane, fresh);

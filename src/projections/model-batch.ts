@@ -7,6 +7,11 @@ import { modelPrefix, type ModelTx } from './projector.js';
  * the store holds: a projector's read of a hot key (one view per aggregate, folded event after
  * event) costs no store round trip. Bounded; the oldest entries go first.
  *
+ * A keyspace the engine has just emptied (a reset before a rebuild) is `whole`: every key in it
+ * that exists is in the cache, so a key it lacks is absent without asking the store (a rebuild
+ * otherwise reads every row once from the store to learn it is not there yet). A keyspace stops
+ * being whole as soon as any of its entries leaves the cache.
+ *
  * Writes handed to the store and not yet acknowledged are `staged`: the engine folds the next
  * page while the last one is written, and that fold must read what the write will hold. Staged
  * writes are never evicted; they leave when the write succeeds (`committed`) or fails
@@ -15,12 +20,22 @@ import { modelPrefix, type ModelTx } from './projector.js';
 export const modelCache = (limit = 50_000) => {
   const values = new Map<string, { value: unknown }>();
   const staged = new Map<string, ModelOp>();
+  const whole = new Set<string>();
+  const ABSENT = Object.freeze({ value: undefined });
+  const wholeOver = (key: string): boolean => {
+    for (const prefix of whole) if (key.startsWith(prefix)) return true;
+    return false;
+  };
+  const drop = (key: string): void => {
+    values.delete(key);
+    for (const prefix of whole) if (key.startsWith(prefix)) whole.delete(prefix);
+  };
   const set = (key: string, value: unknown): void => {
     values.delete(key);
     values.set(key, { value });
     if (values.size <= limit) return;
     for (const oldest of values.keys()) {
-      values.delete(oldest);
+      drop(oldest);
       if (values.size <= limit) break;
     }
   };
@@ -31,7 +46,7 @@ export const modelCache = (limit = 50_000) => {
     get: (key: string): { value: unknown } | undefined => {
       const op = staged.get(key);
       if (op) return { value: op.type === 'put' ? op.value : undefined };
-      return values.get(key);
+      return values.get(key) ?? (whole.size > 0 && wholeOver(key) ? ABSENT : undefined);
     },
     set,
     stage: (ops: readonly ModelOp[]) => {
@@ -41,13 +56,21 @@ export const modelCache = (limit = 50_000) => {
       unstage(ops);
       for (const op of ops)
         // a sealed value is not kept in the clear: after a shred it must read as gone
-        if (op.type === 'put' && op.seal) values.delete(op.key);
+        if (op.type === 'put' && op.seal) drop(op.key);
         else set(op.key, op.type === 'put' ? op.value : undefined);
     },
     /** The store did not take them: what it holds is what `values` says. */
     abandoned: unstage,
+    /** The store holds nothing under `prefix` now, and every write to it will come through here. */
+    emptied: (prefix: string) => {
+      for (const key of values.keys()) if (key.startsWith(prefix)) values.delete(key);
+      whole.add(prefix);
+    },
     /** Forgets committed values; staged writes stay until their write ends. */
-    clear: () => values.clear(),
+    clear: () => {
+      values.clear();
+      whole.clear();
+    },
   };
 };
 export type ModelCache = ReturnType<typeof modelCache>;

@@ -15,9 +15,25 @@ const cell = (text: string): string =>
  * Hosts that show the model only text still see every story; `depends_on` names stories by key
  * where the key is listed here (the row gives its id), by id otherwise.
  */
-export const buildOrderText = (answer: Answer, projectId: string): string => {
-  const listed = [...answer.order, ...answer.unsequenced];
-  const keyOf = new Map(listed.map((s) => [s.id, s.key]));
+export const buildOrderText = (answer: Answer, projectId: string): string =>
+  `project_id ${projectId}\tgenerated_at ${answer.generated_at}\n${listedText(answer)}`;
+
+/**
+ * The rows, made once per listing: `answer.order` is the same frozen array for every read at one
+ * log head (storymap-queries.ts), so a repeated call at that head reuses them.
+ */
+const listed = new WeakMap<Answer['order'], string>();
+const listedText = (answer: Answer): string => {
+  const known = listed.get(answer.order);
+  if (known !== undefined) return known;
+  const text = rowsText(answer);
+  listed.set(answer.order, text);
+  return text;
+};
+
+const rowsText = (answer: Answer): string => {
+  const all = [...answer.order, ...answer.unsequenced];
+  const keyOf = new Map(all.map((s) => [s.id, s.key]));
   const deps = (s: Listed) =>
     s.depends_on.length === 0 ? '-' : s.depends_on.map((d) => keyOf.get(d) ?? d).join(',');
   const common = (s: Listed) => [
@@ -31,7 +47,6 @@ export const buildOrderText = (answer: Answer, projectId: string): string => {
   ];
   const seq = (s: Listed) => (s.build_sequence === null ? '-' : String(s.build_sequence));
   const lines = [
-    `project_id ${projectId}\tgenerated_at ${answer.generated_at}`,
     answer.note,
     `order (${answer.order.length}): position\tkey\tid\ttitle\tactivity\teffort\tpriority\tstatus\tbuild_sequence\tdepends_on\treason`,
     ...answer.order.map((s, i) =>
