@@ -51,7 +51,10 @@ describe('LevelDB file contents for a byte search', () => {
       await db.close();
       const logs = (await readdir(location)).filter((n) => n.endsWith('.log'));
       const raw = await Promise.all(logs.map((n) => readFile(join(location, n))));
-      assert.ok(raw.every((bytes) => !bytes.includes(needle)), 'split in the raw bytes');
+      assert.ok(
+        raw.every((bytes) => !bytes.includes(needle)),
+        'split in the raw bytes',
+      );
       assert.equal((await filesHolding(dir, [needle])).length, 1);
     } finally {
       await rm(dir, { recursive: true, force: true });
