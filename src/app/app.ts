@@ -1,12 +1,11 @@
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { projectCommands, tokenCommands } from '../commands/project/project-commands.js';
 import { createCatalog } from '../events/catalog/catalog.js';
-import { openEventLog } from '../events/open-log.js';
+import { assertOpNames, openEventLog, type WriterOps } from '../events/open-log.js';
 import { isPostgresUrl } from '../events/postgres/connection.js';
 import type { Projector } from '../projections/projector.js';
 import { projectQueries, tokenQueries } from '../projections/queries.js';
-import type { KernelModule } from './kernel-module.js';
+import { defaultDataDir } from './data-dir.js';
+import type { ContextOp, KernelModule } from './kernel-module.js';
 import { projectModule } from './project-module.js';
 import { writerProjections } from './writer-projections.js';
 
@@ -27,8 +26,7 @@ export const withProject = (modules: readonly KernelModule[] = []): KernelModule
   ...modules,
 ];
 
-export const defaultDataDir = (): string =>
-  process.env.INTENTLOG_HOME ?? join(homedir(), '.intentlog');
+export { defaultDataDir } from './data-dir.js';
 
 /** Every context's event types in one catalog; a type two contexts declare is refused by name. */
 export const catalogOf = (modules: readonly KernelModule[]) => {
@@ -51,6 +49,19 @@ const projectorsOf = (modules: readonly KernelModule[]): Projector[] => {
   return all;
 };
 
+/** The contexts' writer ops, checked before anything opens: a name declared twice is refused. */
+const contextOpsOf = (
+  modules: readonly KernelModule[],
+  kernelOps: readonly string[],
+): [string, ContextOp][] => {
+  const ops = modules.flatMap((m) => Object.entries(m.writerOps ?? {}));
+  const names = [...kernelOps, ...ops.map(([name]) => name)];
+  const twice = names.find((n, i) => names.indexOf(n) !== i);
+  if (twice) throw new Error(`writer op ${twice} is declared twice`);
+  assertOpNames(Object.fromEntries(ops));
+  return ops;
+};
+
 /**
  * The composition root of the kernel: the log, the read models kept by the projection engine,
  * the clock, and the project context every surface shares. Contexts add their services with
@@ -63,15 +74,19 @@ export const openApp = async (options: AppOptions = {}) => {
   const catalog = catalogOf(modules);
   const projectors = projectorsOf(modules);
   const writer = writerProjections(projectors);
+  const contextOps = contextOpsOf(modules, Object.keys(writer.ops));
+  // the writer serves this object: the contexts' ops join it once the app they run with is open
+  // (a call before that is an unknown op, which its caller answers by opening the app itself)
+  const served: typeof writer.ops & WriterOps = { ...writer.ops };
   const log = await openEventLog({
     dataDir,
     catalog,
     ...(store ? { store } : {}),
-    ops: writer.ops,
+    ops: served,
     onWriter: writer.onWriter,
   });
   const projections = writer.facade(log);
-  return {
+  const app = {
     dataDir,
     /** which store holds the log: only `level` keeps its bytes in dataDir */
     storeKind:
@@ -96,6 +111,9 @@ export const openApp = async (options: AppOptions = {}) => {
     tokens: { ...tokenCommands(log), ...tokenQueries(log.models) },
     close: () => log.close(),
   };
+  for (const [name, op] of contextOps)
+    Object.assign(served, { [name]: (args: unknown) => op(app, args) });
+  return app;
 };
 
 export type App = Awaited<ReturnType<typeof openApp>>;

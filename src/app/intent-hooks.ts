@@ -6,28 +6,19 @@ import type { IntentTaskHead } from '../projections/intent-snapshot.js';
 import type { App } from './app.js';
 import { intentOf, markerHash } from './intent.js';
 import { canonicalRoot, rootHash } from './intent-root.js';
+import { hookCallOf, type HookEvent, type HookInput, type HookOutput } from './intent-hook-wire.js';
 
 /**
  * What the intent Hooks do (contracts/intent.md, "Hook-only command surface"). Hooks never call
  * the network, never read a transcript, never block a prompt and never promote a candidate;
  * they record only hashes and metadata, and inject only direct user statements as text.
  */
-export const HOOK_EVENTS = [
-  'session-start',
-  'user-prompt',
-  'post-compact',
-  'stop',
-  'session-end',
-] as const;
-export type HookEvent = (typeof HOOK_EVENTS)[number];
-
-/** What a host sends on stdin (Claude Code / Codex), the fields Hooks read; the rest is ignored. */
-export type HookInput = { session_id?: unknown; cwd?: unknown; prompt?: unknown; source?: unknown };
-
-export type HookOutput = {
-  continue: true;
-  hookSpecificOutput?: { hookEventName: string; additionalContext: string };
-};
+export {
+  HOOK_EVENTS,
+  type HookEvent,
+  type HookInput,
+  type HookOutput,
+} from './intent-hook-wire.js';
 
 const CONTEXT_MAX = 20;
 
@@ -174,4 +165,14 @@ export const runHook = async (
   if (event === 'post-compact') await postCompact(app, project, input);
   else await recordCandidate(app, project, event, input);
   return { continue: true };
+};
+
+/**
+ * The writer op `intent.hook`: a Hook process that finds a writer running asks it to run the
+ * Hook here, on its warm read models, instead of loading and opening the app itself.
+ */
+export const hookOp = async (app: App, args: unknown): Promise<HookOutput> => {
+  const call = hookCallOf(args);
+  if (!call) throw new TypeError('not a Hook call: { event, input } with a Hook event');
+  return runHook(app, call.event, call.input);
 };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import {
   GRAPH_FORMAT,
   GRAPH_VERSION,
@@ -10,6 +10,7 @@ import {
 import { intentError } from '../commands/intent/errors.js';
 import { claimSubject } from '../events/catalog/intent.js';
 import type { EventLog } from '../events/index.js';
+import { levelFileContents } from '../events/level/level-contents.js';
 import type { ClaimView } from '../projections/intent-snapshot-view.js';
 import type { IntentCall } from './intent.js';
 import type { IntentReads, TaskView } from './intent-reads.js';
@@ -39,13 +40,18 @@ const filesUnder = async (dir: string): Promise<string[]> => {
   return nested.flat();
 };
 
-/** The files of the data dir whose bytes still hold any of these texts. */
+/**
+ * The files of the data dir whose bytes still hold any of these texts: as raw bytes, or as what
+ * a reader recovers from a LevelDB file (decompressed table blocks, whole log records), since a
+ * compressed or split copy of a text is still a copy.
+ */
 export const filesHolding = async (dataDir: string, texts: readonly string[]) => {
   const needles = texts.filter((t) => t.length >= 8).map((t) => Buffer.from(t, 'utf8'));
   const found: string[] = [];
   for (const file of await filesUnder(dataDir)) {
     const bytes = await readFile(file).catch(() => Buffer.alloc(0));
-    if (needles.some((n) => bytes.includes(n))) found.push(file);
+    const views = [bytes, ...levelFileContents(basename(file), bytes)];
+    if (needles.some((n) => views.some((v) => v.includes(n)))) found.push(file);
   }
   return found;
 };

@@ -94,6 +94,10 @@ const run = async (name: string | undefined): Promise<Command> => {
   return root;
 };
 
+// a Hook runs on every prompt: a well-formed `hook` line skips commander and the registry
+const hooked = async (): Promise<boolean> =>
+  (await import('./hook-run.js')).hookMain(process.argv.slice(3));
+
 const [first] = process.argv.slice(2);
 if (first === '--version' || first === '-V') process.stdout.write(`${version}\n`);
-else await (await run(first)).parseAsync(process.argv);
+else if (first !== 'hook' || !(await hooked())) await (await run(first)).parseAsync(process.argv);

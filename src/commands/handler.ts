@@ -14,6 +14,7 @@ import {
 } from '../events/index.js';
 import { domainError, notFound } from './errors.js';
 import { fingerprint, idempotencyScope, type IdempotencyKey } from './idempotency.js';
+import { inTurn } from './stream-turns.js';
 
 /**
  * Idempotency of one command: the key (scoped to project and caller), what "same input" means
@@ -167,7 +168,8 @@ const execute = async <S, E extends Event, R>(
     const prior = await log.getIdempotency(claim.scope);
     if (prior) return replay(prior, claim);
   }
-  const once = () => attempt(log, plan, claim);
+  const streams = plan.streams.map((s) => s.name);
+  const once = () => inTurn(log, streams, () => attempt(log, plan, claim));
   try {
     // The first attempt goes without a retry schedule (the retry library builds one per call,
     // a tenth of a command's CPU); only a version conflict starts the jittered retries.

@@ -1,9 +1,7 @@
-import * as crypto from 'node:crypto';
 import { Packr } from 'msgpackr';
+import { PACK_OPTIONS } from './pack-options.js';
 
-// Self-describing maps (no shared record structures): stored bytes must decode in any process,
-// with no structure table to keep in step.
-const packr = new Packr({ useRecords: false, moreTypes: false });
+const packr = new Packr(PACK_OPTIONS);
 
 export const encode = (value: unknown): Buffer => packr.pack(value);
 export const decode = <T>(bytes: Uint8Array): T => packr.unpack(bytes) as T;
@@ -85,8 +83,4 @@ export const canonicalJson = (value: unknown): string => {
   return `${out}}`;
 };
 
-// The one-shot `crypto.hash` (Node 20.12+) costs a third less than a Hash object per call.
-export const sha256Hex: (text: string | Uint8Array) => string =
-  typeof crypto.hash === 'function'
-    ? (text) => crypto.hash('sha256', text, 'hex')
-    : (text) => crypto.createHash('sha256').update(text).digest('hex');
+export { sha256Hex } from './sha256.js';

@@ -26,6 +26,7 @@ export type {
   WriterOps,
 } from './remote/types.js';
 export { writerSocketPath } from './remote/socket-path.js';
+export { assertOpNames } from './remote/types.js';
 
 export type OpenLogOptions<Ops extends WriterOps = WriterOps> = WriterExtension<Ops> & {
   /** LevelDB data directory; ignored for other stores */

@@ -1,6 +1,8 @@
 import { writeArtifacts } from '../app/missions-artifact-projection.js';
 import { missionsArtifactFindings } from '../app/missions-service.js';
 import type { KernelModule } from '../app/kernel-module.js';
+import { HOOK_OP } from '../app/intent-hook-wire.js';
+import { hookOp } from '../app/intent-hooks.js';
 import { governanceEvents } from '../events/catalog/governance.js';
 import { intentEvents } from '../events/catalog/intent.js';
 import { missionsEvents } from '../events/catalog/missions.js';
@@ -48,6 +50,8 @@ export const intentKernel = {
   name: 'intent',
   events: intentEvents,
   projectors: [intentSnapshotProjector],
+  // a Hook process asks a running writer to answer it (src/cli/hook-run.ts)
+  writerOps: { [HOOK_OP]: hookOp },
 } satisfies KernelModule;
 export const missionsKernel = {
   name: 'missions',

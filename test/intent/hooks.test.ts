@@ -1,9 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { openApp } from '../../src/app/app.js';
 import { filesHolding } from '../../src/app/intent-io.js';
+import { askWriter } from '../../src/cli/hook-writer.js';
+import { writerSocketPath } from '../../src/events/open-log.js';
 import { intentlogArgs } from '../support/intentlog-bin.js';
 import { agentSource, intentClient, openAt, userSource, withDir } from './harness.js';
 
@@ -162,4 +166,76 @@ describe('intent hooks CLI', () => {
         );
       }),
     ));
+
+  it('a running writer answers the Hook: same context, candidate recorded', () =>
+    withDir((data) =>
+      withDir(async (root) => {
+        const said = 'Keep the public API unchanged';
+        const app = await openAt(data);
+        const c = await intentClient(app, [root]);
+        try {
+          const task_id = String(
+            (
+              await c.ok('intent_start_task', {
+                host_session_id: 'session-W',
+                claims: [
+                  {
+                    epistemic_status: 'explicit',
+                    basis: 'direct_statement',
+                    statement: said,
+                    source_ref: userSource,
+                  },
+                ],
+              })
+            ).task_id,
+          );
+          // asked directly: the writer (this process) runs it; nothing else opens the store
+          const asked = await askWriter(data, {
+            event: 'session-start',
+            input: { cwd: root, session_id: 'x' },
+          });
+          assert.equal(asked.kind, 'answered');
+          assert.ok(
+            asked.kind === 'answered' &&
+              asked.output.hookSpecificOutput?.additionalContext.includes(said),
+          );
+          // the whole process, while this process holds the data dir's lock
+          const start = await hook('session-start', data, JSON.stringify({ cwd: root }));
+          assert.deepEqual(JSON.parse(start.stdout), asked.kind === 'answered' && asked.output);
+          const prompt = JSON.stringify({ cwd: root, session_id: 'session-W', prompt: 'hi' });
+          assert.deepEqual(JSON.parse((await hook('user-prompt', data, prompt)).stdout), {
+            continue: true,
+          });
+          const { candidates } = await c.ok('intent_list_candidates', { task_id });
+          assert.deepEqual(
+            (candidates as unknown as { hook_event: string }[]).map((x) => x.hook_event),
+            ['user-prompt'],
+          );
+        } finally {
+          await c.close();
+          await app.close();
+        }
+      }),
+    ));
+
+  it('no writer, or one that serves no Hooks: the Hook is told to open the app itself', () =>
+    withDir(async (data) => {
+      const call = { event: 'stop', input: {} } as const;
+      assert.deepEqual(await askWriter(data, call), { kind: 'none' }, 'no socket');
+      // a socket file a killed writer left behind: nobody listens
+      await writeFile(writerSocketPath(data), '');
+      assert.deepEqual(await askWriter(data, call), { kind: 'none' }, 'stale socket');
+      // a writer whose app has no intent context (no `intent.hook` op)
+      const app = await openApp({ dataDir: data, modules: [] });
+      try {
+        assert.deepEqual(await askWriter(data, call), { kind: 'none' }, 'no intent.hook');
+      } finally {
+        await app.close();
+      }
+      assert.deepEqual(
+        JSON.parse((await hook('stop', data, JSON.stringify({ cwd: '/' }))).stdout),
+        { continue: true },
+        'and then it opens the app in process',
+      );
+    }));
 });

@@ -103,7 +103,7 @@ export const checkTableFile = (bytes: Buffer, name: string): string[] => {
 };
 
 /** The log-format records of a MANIFEST (or a write-ahead log), whole ones only. */
-const logRecords = (bytes: Buffer): Buffer[] => {
+export const logRecords = (bytes: Buffer): Buffer[] => {
   const records: Buffer[] = [];
   let pending: Buffer[] = [];
   for (let block = 0; block < bytes.length; block += BLOCK) {

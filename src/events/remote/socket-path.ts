@@ -1,7 +1,7 @@
 import { lstatSync, mkdirSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { sha256Hex } from '../codec.js';
+import { sha256Hex } from '../sha256.js';
 
 // A Unix socket's path must fit sun_path: 108 bytes on Linux, 104 on macOS, with its NUL.
 const SUN_PATH_MAX = 103;

@@ -1,0 +1,104 @@
+import { existsSync } from 'node:fs';
+import { defaultDataDir } from '../app/data-dir.js';
+import {
+  isHookEvent,
+  parseHookInput,
+  type HookCall,
+  type HookEvent,
+  type HookOutput,
+} from '../app/intent-hook-wire.js';
+import { askWriter } from './hook-writer.js';
+
+/** `intentlog hook <event>`'s options (commands/hook.ts declares them for `--help`). */
+export type HookFlags = { dataDir?: string; store?: string; timeout: number };
+
+export const DEFAULT_TIMEOUT_MS = 2000;
+
+/** `--timeout <ms>`: at least 50 ms; anything unreadable is the default. */
+export const timeoutOf = (value: string): number =>
+  Math.max(50, Number(value) || DEFAULT_TIMEOUT_MS);
+
+const CONTINUE = '{"continue":true}\n';
+
+/**
+ * The arguments after `hook`, read without commander (a Hook runs on every prompt and loads as
+ * little as it can): `<event> [--data-dir <dir>] [--store <store>] [--timeout <ms>]`, with the
+ * same environment variables. Anything else (`--help`, an unknown event or option) is
+ * undefined: the caller hands the line to commander, which explains it.
+ */
+export const parseHookArgs = (
+  args: readonly string[],
+): { event: HookEvent; flags: HookFlags } | undefined => {
+  const [event, ...rest] = args;
+  if (!isHookEvent(event)) return undefined;
+  const env = process.env;
+  const flags: HookFlags = { timeout: DEFAULT_TIMEOUT_MS };
+  if (env.INTENTLOG_HOME !== undefined) flags.dataDir = env.INTENTLOG_HOME;
+  if (env.INTENTLOG_STORE !== undefined) flags.store = env.INTENTLOG_STORE;
+  for (let i = 0; i < rest.length; i++) {
+    const [name, inline] = rest[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
+    const value = inline ?? rest[++i];
+    if (value === undefined) return undefined;
+    if (name === '--data-dir') flags.dataDir = value;
+    else if (name === '--store') flags.store = value;
+    else if (name === '--timeout') flags.timeout = timeoutOf(value);
+    else return undefined;
+  }
+  return { event, flags };
+};
+
+/** Reads stdin to its end, or what arrived when the deadline passes. */
+const readStdin = (deadline: Promise<void>): Promise<string> =>
+  new Promise((resolve) => {
+    let text = '';
+    if (process.stdin.isTTY) return resolve('');
+    process.stdin.setEncoding('utf8');
+    process.stdin.on('data', (chunk: string) => (text += chunk));
+    process.stdin.once('end', () => resolve(text));
+    process.stdin.once('error', () => resolve(text));
+    void deadline.then(() => resolve(text));
+  });
+
+/**
+ * The Hook's answer: from the data dir's running writer if there is one (the usual case: the
+ * host started `intentlog mcp`), else by opening the app in this process. A missing data dir is
+ * never created: nothing was recorded there, so there is nothing to say.
+ */
+const answer = async (call: HookCall, flags: HookFlags): Promise<HookOutput> => {
+  const dataDir = flags.dataDir ?? defaultDataDir();
+  const store = flags.store || undefined;
+  if (!store && !existsSync(dataDir)) return { continue: true };
+  if (!store) {
+    const asked = await askWriter(dataDir, call);
+    if (asked.kind === 'answered') return asked.output;
+    if (asked.kind === 'failed') return { continue: true };
+  }
+  const { answerInProcess } = await import('./hook-in-process.js');
+  return answerInProcess(call, { dataDir, ...(store ? { store } : {}) });
+};
+
+/**
+ * Runs one Hook as the whole process: the host's JSON on stdin, the answer on stdout, exit 0.
+ * Whatever happens — malformed input, no data dir, a held lock, a slow disk, a writer that
+ * fails — it answers `{"continue":true}` within its timeout: a Hook fails open for the host.
+ */
+export const runHookProcess = async (event: HookEvent, flags: HookFlags): Promise<void> => {
+  const deadline = new Promise<void>((resolve) => setTimeout(resolve, flags.timeout).unref());
+  const answered = async (): Promise<string> => {
+    const input = parseHookInput(await readStdin(deadline));
+    return `${JSON.stringify(await answer({ event, input }, flags))}\n`;
+  };
+  const text = await Promise.race([
+    answered().catch(() => CONTINUE),
+    deadline.then(() => CONTINUE),
+  ]);
+  process.stdout.write(text, () => process.exit(0));
+};
+
+/** main.ts's entry for `hook`: true when it ran the Hook, false to hand the line to commander. */
+export const hookMain = async (args: readonly string[]): Promise<boolean> => {
+  const parsed = parseHookArgs(args);
+  if (!parsed) return false;
+  await runHookProcess(parsed.event, parsed.flags);
+  return true;
+};
