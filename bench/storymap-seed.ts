@@ -87,7 +87,7 @@ export const seedMap = async (
           const i = start + k;
           return {
             id: r.id,
-            dependencies: deps[i]!.map((j) => rows[j]!.id),
+            ...(options.edges > 0 ? { dependencies: deps[i]!.map((j) => rows[j]!.id) } : {}),
             build_sequence: i + 1,
             ...(text.note ? { notes: text.note(i) } : {}),
           };
