@@ -1,21 +1,27 @@
 /**
  * research over a story map of 10,000 stories (2 criteria each) and 10,000 notes, LevelDB data
- * dir, called in process through the tool's own function (no transport): the first question
- * (builds the index), p50/p99 of 200 questions on a stable map, and a question right after a
- * write (the index catches up by cursor). Target: p50 under 30 ms.
- * Run once: `npx tsx bench/storymap-research.ts` (noisy shared machine).
+ * dir, called through the MCP tool path (a client over HTTP at /mcp/storymap, the token's
+ * principal): the first question (builds the index), p50/p99 of 200 questions on a stable map,
+ * and a question right after a write (the index catches up by cursor). Target: p50 under 30 ms.
+ * Seeding goes through the command path in batches (bench/storymap-seed.ts: create_stories of
+ * 500 rows per atomic append, then update_stories of 500 for the notes).
+ * Run once: `npm run bench:storymap-research` or `node --import tsx bench/storymap-research.ts`
+ * (noisy shared machine). STORIES (default 10000).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import pino from 'pino';
 import { storymap } from '../src/app/storymap.js';
-import { research } from '../src/app/storymap-research.js';
-import type { Principal } from '../src/commands/principal.js';
-import { openIntentlog } from '../src/modules/index.js';
+import { SYSTEM } from '../src/commands/principal.js';
+import { serveOverHttp } from '../src/mcp/serve.js';
+import { modules, openIntentlog, surfacesOf } from '../src/modules/index.js';
 import { fmt, median, percentile } from './stats.js';
+import { FOUNDER, seedMap } from './storymap-seed.js';
 
 const STORIES = Number(process.env.STORIES ?? 10_000);
-const BATCH = 200;
+const BATCH = 500;
 const QUESTIONS = 200;
 
 // a deterministic vocabulary: 3,000 made-up words over a few product words
@@ -43,61 +49,75 @@ const words = [
 ];
 const sentence = (n: number) => Array.from({ length: n }, () => pick(words)).join(' ');
 
+const load0 = loadavg();
 const dir = await mkdtemp(join(tmpdir(), 'intentlog-research-bench-'));
 const app = await openIntentlog({ dataDir: join(dir, 'data') });
-const owner: Principal = { kind: 'actor', actor_id: 'founder' };
-const sm = storymap(app);
 try {
   const t0 = performance.now();
-  const { project_id } = await sm.createProject(
-    { name: 'Research Bench', idea: 'big', client: null },
-    owner,
-  );
-  await sm.setVision(
-    { project_id, answers: { users: 'u', problem: 'p', switch: 's', first: 'f', proof: 'p' } },
-    owner,
-  );
-  for (let start = 0; start < STORIES; start += BATCH) {
-    const made = await sm.createStories(
-      {
-        project_id,
-        stories: Array.from({ length: BATCH }, (_, i) => ({
-          title: `${sentence(3)} ${start + i}`,
-          activity: `Activity ${(start + i) % 12}`,
-          i_want: sentence(8),
-          acceptance_criteria: [sentence(10), { text: sentence(10), priority: 'must' }],
-        })),
-      },
-      owner,
-    );
-    // a note on every story (the "10,000 notes")
-    await sm.updateStories(
-      { project_id, stories: made.result.map((s) => ({ id: s.story_id, notes: sentence(20) })) },
-      owner,
-    );
-  }
-  await sm.reads.fresh();
+  const { project_id, rows } = await seedMap(app, {
+    stories: STORIES,
+    criteria: 2,
+    edges: 0,
+    batch: BATCH,
+    text: {
+      title: (i) => `${sentence(3)} ${i}`,
+      i_want: () => sentence(8),
+      criterion: () => sentence(10),
+      // a note on every story (the "10,000 notes")
+      note: () => sentence(20),
+    },
+  });
+  await storymap(app).reads.fresh();
   const seeded = performance.now() - t0;
-  const ask = async (q: string) => {
+
+  const issued = await app.tokens.issue(FOUNDER, 'bench', SYSTEM);
+  await app.waitFor(issued.position);
+  const listening = await serveOverHttp({
+    app,
+    selection: [],
+    mounted: surfacesOf(modules),
+    log: pino({ level: 'silent' }),
+    host: '127.0.0.1',
+    port: 0,
+    stateful: false,
+  });
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${listening.url}/storymap`), {
+      requestInit: { headers: { Authorization: `Bearer ${issued.token}` } },
+    }),
+  );
+  const ask = async (query: string) => {
     const t = performance.now();
-    await research(app, project_id, q, owner);
-    return performance.now() - t;
+    const answer = await client.callTool({ name: 'research', arguments: { project_id, query } });
+    const ms = performance.now() - t;
+    const e = answer.structuredContent as { ok: boolean; result?: { total_matches: number } };
+    if (!e.ok) throw new Error(`research: ${JSON.stringify(e)}`);
+    return { ms, matches: e.result!.total_matches };
   };
   const first = await ask('upload photo');
   const times: number[] = [];
-  for (let i = 0; i < QUESTIONS; i++) times.push(await ask(`${pick(product)} ${pick(words)}`));
-  const [one] = (await sm.reads.rows(project_id)).slice(0, 1);
-  await sm.addNote({ project_id, story_id: one!.id, note: 'a brand new zebraword' }, owner);
+  for (let i = 0; i < QUESTIONS; i++) times.push((await ask(`${pick(product)} ${pick(words)}`)).ms);
+  await storymap(app).addNote(
+    { project_id, story_id: rows[0]!.id, note: 'a brand new zebraword' },
+    FOUNDER,
+  );
   const afterWrite = await ask('zebraword');
+  await client.close();
+  await listening.close();
+  const load1 = loadavg();
   console.log(
     JSON.stringify({
       stories: STORIES,
       notes: STORIES,
+      events: await app.log.head(),
       seed_s: fmt(seeded / 1000),
-      first_question_ms: fmt(first),
+      first_question_ms: fmt(first.ms),
       p50_ms: fmt(median(times)),
       p99_ms: fmt(percentile(times, 99)),
-      after_write_ms: fmt(afterWrite),
+      after_write_ms: fmt(afterWrite.ms),
+      after_write_found: afterWrite.matches > 0,
+      load_average: [load0, load1].map((l) => l.map((x) => x.toFixed(1)).join(' ')),
     }),
   );
 } finally {

@@ -3,7 +3,7 @@ import { isFinished } from '../projections/storymap-order.js';
 import type { MapView, StoryView } from '../projections/storymap-views.js';
 import { builtOverlaps, planFiles, plannedOverlaps } from './storymap-build-reads.js';
 import { currentRelease, storyDetail } from './storymap-queries.js';
-import type { StoryMapReads } from './storymap-read.js';
+import type { StoryMapBuildIndex } from './storymap-build-index.js';
 
 const keys = (list: readonly { key: string }[]) => list.map((x) => x.key).join(', ');
 
@@ -20,7 +20,7 @@ type Started = {
 
 /** What start_story answers: the story, its plan and criteria, and every warning that applies. */
 export const startAnswer = async (
-  reads: StoryMapReads,
+  index: StoryMapBuildIndex,
   map: MapView,
   v: StoryView,
   started: Started,
@@ -39,7 +39,8 @@ export const startAnswer = async (
       `Taken over from a quiet session: ${from.session_id} (${from.by}) was last seen at ${from.last_seen_at}.`,
     );
   const files = planFiles(v);
-  const { building, overlaps } = await plannedOverlaps(reads, v, files);
+  const worked = await index.worked(v.project_id);
+  const { building, overlaps } = plannedOverlaps(worked, v, files);
   for (const o of overlaps)
     warnings.push(
       `Another session's plan for ${o.key} touches the same files: ${o.files.join(', ')}.`,
@@ -53,12 +54,12 @@ export const startAnswer = async (
       `${detail.test_coverage.untested_criteria.length} of ${v.acceptance_criteria.length} criteria have no linked test yet (save_tests).`,
     );
   if (!v.build.plan) warnings.push(`${v.key} has no plan yet: save_plan before you build.`);
-  const current = currentRelease(map, await reads.rows(v.project_id));
+  const current = currentRelease(map, await index.rows(v.project_id));
   if (current && current.release_order !== v.release)
     warnings.push(
       `${v.key} is in release ${v.release}, outside the current release ${current.release_order} (${current.label}).`,
     );
-  const affected = await builtOverlaps(reads, v, files);
+  const affected = builtOverlaps(worked, v, files);
   if (affected.length > 0)
     warnings.push(
       `The plan touches files built stories own (${affected.map((a) => `${a.key}: ${a.files.join(', ')}`).join('; ')}): re-verify those stories before completing.`,
@@ -89,11 +90,11 @@ export const startAnswer = async (
 };
 
 /** The next story of the release by build sequence, and the top of the whole build order. */
-const nextStories = async (reads: StoryMapReads, v: StoryView) => {
-  const open = (await reads.order(v.project_id)).order.filter(
+const nextStories = async (index: StoryMapBuildIndex, v: StoryView) => {
+  const open = (await index.order(v.project_id)).order.filter(
     (o) => !isFinished(o) && o.status !== 'in_progress' && o.id !== v.id,
   );
-  const rows = new Map((await reads.rows(v.project_id)).map((r) => [r.id, r]));
+  const rows = new Map((await index.rows(v.project_id)).map((r) => [r.id, r]));
   const next = open.find((o) => rows.get(o.id)?.release === v.release) ?? null;
   const top = open[0] ?? null;
   const brief = (o: (typeof open)[number] | null) =>
@@ -102,12 +103,13 @@ const nextStories = async (reads: StoryMapReads, v: StoryView) => {
 };
 
 /** What complete_story answers, as text and as fields. */
-export const completeAnswer = async (reads: StoryMapReads, v: StoryView) => {
+export const completeAnswer = async (index: StoryMapBuildIndex, v: StoryView) => {
   const files = new Set(v.implemented_files);
   const untested = v.acceptance_criteria.filter((c) => c.priority === 'must' && c.test_count === 0);
-  const built = await builtOverlaps(reads, v, files);
-  const { overlaps: planned } = await plannedOverlaps(reads, v, files);
-  const { next_story, top_of_build_order } = await nextStories(reads, v);
+  const worked = await index.worked(v.project_id);
+  const built = builtOverlaps(worked, v, files);
+  const { overlaps: planned } = plannedOverlaps(worked, v, files);
+  const { next_story, top_of_build_order } = await nextStories(index, v);
   const footer = v.build.pr_url ? prFooter(v) : null;
   const lines = [
     `${v.key} ${v.title} is done.${v.build.forced_unmet.length > 0 ? ` Forced with ${v.build.forced_unmet.length} must criteria not passing.` : ''}`,

@@ -8,6 +8,7 @@ import {
 import type { PlanConflict } from '../events/catalog/storymap.js';
 import { isFinished, type OrderRow } from '../projections/storymap-order.js';
 import type { StoryView } from '../projections/storymap-views.js';
+import type { WorkedStory } from './storymap-build-index.js';
 import type { StoryMapReads } from './storymap-read.js';
 
 /** Who holds the story: `held` while the holder writes, `stalled` once it has been quiet. */
@@ -83,42 +84,30 @@ const viewsOf = async (
   ).filter((x): x is StoryView => x !== undefined);
 
 /** Built stories whose implemented files this story's plan (or files) touches. */
-export const builtOverlaps = async (
-  reads: StoryMapReads,
+export const builtOverlaps = (
+  worked: { built: readonly WorkedStory[] },
   v: StoryView,
   files: ReadonlySet<string>,
-) => {
-  if (files.size === 0) return [];
-  const rows = await reads.rows(v.project_id);
-  const built = await viewsOf(reads, v.project_id, rows, (r) => isFinished(r) && r.id !== v.id);
-  return built
-    .map((b) => ({
-      id: b.id,
-      key: b.key,
-      title: b.title,
-      files: overlap(files, b.implemented_files),
-    }))
-    .filter((b) => b.files.length > 0);
-};
+) =>
+  files.size === 0
+    ? []
+    : worked.built
+        .filter((b) => b.id !== v.id)
+        .map((b) => ({ id: b.id, key: b.key, title: b.title, files: overlap(files, b.files) }))
+        .filter((b) => b.files.length > 0);
 
 /** Stories other sessions are building whose plans touch these files. */
-export const plannedOverlaps = async (
-  reads: StoryMapReads,
+export const plannedOverlaps = (
+  worked: { building: readonly WorkedStory[] },
   v: StoryView,
   files: ReadonlySet<string>,
 ) => {
-  const rows = await reads.rows(v.project_id);
-  const building = await viewsOf(
-    reads,
-    v.project_id,
-    rows,
-    (r) => r.status === 'in_progress' && r.id !== v.id,
-  );
+  const building = worked.building.filter((b) => b.id !== v.id);
   return {
     building,
     overlaps: building
-      .filter((b) => b.build.claim && b.build.claim.session_id !== v.build.claim?.session_id)
-      .map((b) => ({ id: b.id, key: b.key, files: overlap(files, [...planFiles(b)]) }))
+      .filter((b) => b.claimed_by !== null && b.claimed_by !== v.build.claim?.session_id)
+      .map((b) => ({ id: b.id, key: b.key, files: overlap(files, b.files) }))
       .filter((b) => b.files.length > 0),
   };
 };

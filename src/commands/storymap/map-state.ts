@@ -1,5 +1,6 @@
 import type { DecisionCategory, MapEvent, VisionKey } from '../../events/catalog/storymap.js';
 import { streamName } from '../../events/index.js';
+import { PersistentMap } from './persistent-map.js';
 
 export type { MapEvent };
 
@@ -51,12 +52,12 @@ export const initialMap = (): MapState => ({
   archived: false,
   vision: {},
   activities: [],
-  releases: new Map(),
-  stories: new Map(),
-  keys: new Map(),
-  dependencies: new Map(),
-  sequence: new Map(),
-  decisions: new Map(),
+  releases: PersistentMap.empty(),
+  stories: PersistentMap.empty(),
+  keys: PersistentMap.empty(),
+  dependencies: PersistentMap.empty(),
+  sequence: PersistentMap.empty(),
+  decisions: PersistentMap.empty(),
 });
 
 export const mapStream = (projectId: string): string =>
@@ -65,8 +66,16 @@ export const mapStream = (projectId: string): string =>
 export const storyStream = (projectId: string, storyId: string): string =>
   streamName({ aggregateType: 'story', projectId, aggregateId: storyId });
 
-/** A copy of `map` with `key` set (or deleted, for undefined): the state it came from stays. */
-const withEntry = <K, V>(map: ReadonlyMap<K, V>, key: K, value: V | undefined): Map<K, V> => {
+/**
+ * `map` with `key` set (or deleted, for undefined): the state it came from stays. O(1) for the
+ * state's own maps (persistent-map.ts); a copy for any other.
+ */
+const withEntry = <K, V>(
+  map: ReadonlyMap<K, V>,
+  key: K,
+  value: V | undefined,
+): ReadonlyMap<K, V> => {
+  if (map instanceof PersistentMap) return (map as PersistentMap<K, V>).with(key, value);
   const next = new Map(map);
   if (value === undefined) next.delete(key);
   else next.set(key, value);

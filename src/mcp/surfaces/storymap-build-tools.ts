@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { storymap } from '../../app/storymap.js';
 import { storymapBuild } from '../../app/storymap-build.js';
 import { completeAnswer, prFooter, startAnswer } from '../../app/storymap-build-answers.js';
+import { storymapBuildIndex } from '../../app/storymap-build-index.js';
 import { conflictWarning, planOf } from '../../app/storymap-build-reads.js';
 import { invalidArgument } from '../../commands/errors.js';
 import { coverage } from '../../commands/storymap/build-evidence.js';
@@ -47,7 +48,7 @@ export const startStoryAs = async (
   const o = await storymapBuild(call.app).start(args, call.principal, session);
   const v = await viewAfter(call, args.project_id, o.result.story.story_id);
   const { map } = await storymap(call.app).reads.map(args.project_id, call.principal);
-  const r = await startAnswer(storymap(call.app).reads, map, v, {
+  const r = await startAnswer(storymapBuildIndex(call.app), map, v, {
     events: o.result.events,
     released: o.released,
     session_id: session.session_id,
@@ -196,7 +197,7 @@ const completeStory: AnyTool = write({
       session?.session_id ?? null,
     );
     const v = await viewAfter(call, args.project_id, o.result.story.story_id);
-    const r = await completeAnswer(storymap(call.app).reads, v);
+    const r = await completeAnswer(storymapBuildIndex(call.app), v);
     return { result: r, summary: r.text, position: o.position };
   },
 });
