@@ -183,6 +183,33 @@ export const currentRelease = (map: MapView, rows: readonly OrderRow[]) =>
     live(rows).some((r) => r.release === rel.release_order && r.status !== 'approved'),
   ) ?? map.releases[0];
 
+/**
+ * A finished story's evidence that blocks the verdict: no passing result; passing results
+ * reported more than an hour before it was implemented (tests_predate_code, from the map's
+ * flags); criteria that now fail in CI (ci_regressed: the contract does not list it, but a
+ * release whose built story CI now fails is not ready).
+ */
+const verificationGaps = (map: MapView, inRelease: readonly OrderRow[]) => {
+  const predate = new Set(map.flagged.tests_predate_code);
+  const regressed = new Set(map.flagged.ci_regressed);
+  return inRelease
+    .filter(isFinished)
+    .flatMap((r) => [
+      ...(r.passing_ids.length === 0
+        ? [{ story: r.key, gap: 'finished with no passing result' }]
+        : []),
+      ...(r.passing_ids.length > 0 && predate.has(r.id)
+        ? [
+            {
+              story: r.key,
+              gap: 'passing results reported more than an hour before it was implemented',
+            },
+          ]
+        : []),
+      ...(regressed.has(r.id) ? [{ story: r.key, gap: 'its criteria now fail in CI' }] : []),
+    ]);
+};
+
 export const checkReleaseReadiness = async (
   reads: StoryMapReads,
   projectId: string,
@@ -209,9 +236,7 @@ export const checkReleaseReadiness = async (
         ? [{ story: r.key, gap: 'no must criteria' }]
         : [],
   );
-  const verification_gaps = inRelease
-    .filter((r) => isFinished(r) && r.passing_ids.length === 0)
-    .map((r) => ({ story: r.key, gap: 'finished with no passing result' }));
+  const verification_gaps = verificationGaps(map, inRelease);
   const blocking = [...gaps, ...verification_gaps];
   const counts = {
     total: inRelease.length,

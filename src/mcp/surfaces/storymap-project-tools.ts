@@ -207,7 +207,7 @@ export const projectTools: AnyTool[] = [
     name: 'get_status',
     title: 'Get project status',
     description:
-      'A text summary: complete count and percentage, approved, done, in progress, todo; the vision; cancelled stories; stories whose spec changed since built; sync state.',
+      "A text summary, and the same as fields: complete count and percentage, approved, done, in progress, todo; the vision; cancelled stories (stop all work on these); stories whose spec changed since built; ci_regressed (done or approved stories whose linked tests now fail in CI, from `intentlog storymap junit`); tests_predate_code (passing results over an hour older than the story's latest code change); sync state; and what waits on the founder (founder_todo).",
     args: {},
     output: result({ text: z.string() }),
     run: async (args, call) => {
