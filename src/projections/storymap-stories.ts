@@ -157,11 +157,12 @@ const foldStory = (v: StoryView, e: Exclude<Folded, Of<'story.created'>>): Story
     case 'storymap.build_sequence_set':
       return { ...v, build_sequence: e.data.build_sequence };
     case 'story.completed':
+      // the time it was decided at (the app's clock), as results' times are: they are compared
       return {
         ...v,
         implementation_summary: e.data.summary,
         implemented_files: e.data.implemented_files,
-        implemented_at: e.created_at,
+        implemented_at: e.data.at,
       };
     default:
       return v;
