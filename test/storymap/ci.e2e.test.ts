@@ -37,7 +37,7 @@ describe('CI results: intentlog storymap junit, then get_status over MCP', () =>
         const first = await junit([green, '--project', project_id]);
         assert.equal(first.code, 0, first.stderr);
         assert.match(first.stdout, /2 cases \(1 pass, 1 fail.*1 match no linked test/);
-        assert.match(first.stdout, /PB-1 Upload photos \(done\): recorded 1 tests\n {2}pass/);
+        assert.match(first.stdout, /PB-1 Upload photos \(done\): recorded 1 test\n {2}pass/);
         let status = await ok(call, 'get_status', { project_id });
         assert.deepEqual(status.ci_regressed, []);
         assert.match(status.text, /CI regressions: none\./);

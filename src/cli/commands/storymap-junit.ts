@@ -7,6 +7,8 @@ import { action, appCommand, out, withApp, type AppFlags } from '../options.js';
 type JunitFlags = AppFlags & { project: string; json?: boolean; as?: string };
 type Imported = Awaited<ReturnType<typeof importJunit>>;
 
+const n = (count: number, one: string) => `${count} ${one}${count === 1 ? '' : 's'}`;
+
 const readReport = async (path: string) => {
   try {
     return await readFile(path, 'utf8');
@@ -20,7 +22,7 @@ const readReport = async (path: string) => {
 const textOf = (r: Imported) => {
   const c = r.cases;
   const lines = [
-    `JUnit report ${r.report_id.slice(0, 12)}: ${r.suites} suites, ${c.total} cases (${c.pass} pass, ${c.fail} fail, ${c.error} error, ${c.skipped} skipped); ${r.unmatched_cases} match no linked test.`,
+    `JUnit report ${r.report_id.slice(0, 12)}: ${n(r.suites, 'suite')}, ${n(c.total, 'case')} (${c.pass} pass, ${c.fail} fail, ${c.error} error, ${c.skipped} skipped); ${r.unmatched_cases} match no linked test.`,
   ];
   if (r.stories.length === 0)
     lines.push('No story has a test this report names (save_tests: file and full_name).');
@@ -29,7 +31,7 @@ const textOf = (r: Imported) => {
       .filter(Boolean)
       .join(', ');
     lines.push(
-      `${s.key} ${s.title} (${s.status}): ${s.recorded ? `recorded ${s.tests.length} tests` : 'already recorded'}${flags ? ` — ${flags}` : ''}`,
+      `${s.key} ${s.title} (${s.status}): ${s.recorded ? `recorded ${n(s.tests.length, 'test')}` : 'already recorded'}${flags ? ` — ${flags}` : ''}`,
       ...s.tests.map(
         (t) =>
           `  ${t.ci.padEnd(7)} ${t.full_name}${t.file ? ` (${t.file})` : ''}${t.message ? `: ${t.message}` : ''}`,
