@@ -64,7 +64,25 @@ describe('tests_predate_code and the readiness rule (fake clock)', () => {
       assert.equal(readiness.ready, false);
       assert.match(readiness.report, /PB-1: passing results reported more than an hour/);
 
-      // a CI pass of PB-1's linked test, after the code, is fresh evidence: the gap goes
+      // CI fails PB-1's linked test: regressed, a readiness gap, and drift propose_drift_fix names
+      clock.advance(30);
+      const red = junitXml(
+        stale.map((r) => ({
+          file: r.tests[0]!.file,
+          name: r.tests[0]!.full_name,
+          status: 'fail' as const,
+        })),
+      );
+      await importJunit(app, { project_id, xml: red }, fiona);
+      assert.deepEqual(await gapsOf(call, project_id), [
+        { story: 'PB-1', gap: STALE },
+        { story: 'PB-1', gap: 'its criteria now fail in CI' },
+      ]);
+      const drift = await ok(call, 'propose_drift_fix', { project_id, story_id: 'PB-1' });
+      assert.deepEqual([drift.drift, drift.verdict], [['regressed'], 'rework']);
+      assert.match(drift.text, /CI now fails 1 of PB-1's criteria/);
+
+      // a CI pass of PB-1's linked test, after the code, is fresh evidence: both gaps go
       clock.advance(60);
       const xml = junitXml(
         stale.map((r) => ({
