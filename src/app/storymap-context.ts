@@ -82,7 +82,18 @@ export const getSessionContext = async (
   };
 };
 
-export const getStatus = async (reads: StoryMapReads, projectId: string, principal: Principal) => {
+type TodoItem = { kind: string; story_key: string | null; action: string };
+
+/**
+ * get_status. It ends with what waits on the founder: `todo`, get_founder_todo's items for the
+ * project where the caller has them (runs included), else the project's own list.
+ */
+export const getStatus = async <T extends TodoItem>(
+  reads: StoryMapReads,
+  projectId: string,
+  principal: Principal,
+  todoItems?: readonly T[],
+) => {
   const { map } = await reads.map(projectId, principal);
   const rows = await reads.rows(projectId);
   const counts = countsOf(rows);
@@ -96,7 +107,7 @@ export const getStatus = async (reads: StoryMapReads, projectId: string, princip
   const no_reported_evidence = rows
     .filter((r) => !r.cancelled_at && isFinished(r) && r.passing_ids.length === 0)
     .map((r) => ({ id: r.id, key: r.key, title: r.title }));
-  const todo = await founderTodo(reads, projectId, principal);
+  const todo = { items: todoItems ?? (await founderTodo(reads, projectId, principal)).items };
   const v = visionState(map);
   const lines = [
     `${map.name}: ${complete}/${total} complete (${pct}%)`,

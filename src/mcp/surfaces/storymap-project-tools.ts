@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { storymap } from '../../app/storymap.js';
 import { getContext, getSessionContext, getStatus } from '../../app/storymap-context.js';
+import { founderTodoAcross } from '../../app/storymap-founder-todo.js';
 import { listProjects } from '../../app/storymap-queries.js';
 import { visionQuestions, visionState } from '../../app/storymap-read.js';
 import { missingSections, parseReport } from '../../commands/storymap/report.js';
@@ -211,7 +212,13 @@ export const projectTools: AnyTool[] = [
     args: {},
     output: result({ text: z.string() }),
     run: async (args, call) => {
-      const r = await getStatus(storymap(call.app).reads, args.project_id, call.principal);
+      const todo = await founderTodoAcross(call.app, call.principal, args.project_id);
+      const r = await getStatus(
+        storymap(call.app).reads,
+        args.project_id,
+        call.principal,
+        todo.items,
+      );
       return { result: r, summary: r.text };
     },
   }),
