@@ -65,3 +65,31 @@ export const evidenceLines = (
       ]
     : []),
 ];
+
+/**
+ * check_release_readiness' acceptance: how each approved story was accepted, from its record —
+ * approved by someone other than its builder, self-accepted (its builder approved it), carried
+ * end to end by one person (everyone in its record is one actor), or approved before the
+ * record began (no approval recorded).
+ */
+export const acceptanceOf = async (
+  reads: StoryMapReads,
+  projectId: string,
+  approved: readonly { id: string }[],
+) =>
+  (await Promise.all(approved.map((r) => reads.story(projectId, r.id))))
+    .filter((v): v is StoryView => v !== undefined)
+    .map(({ key, record: r }) => {
+      const people = new Set(
+        [r.created_by, r.marked_ready_by, r.built_by, r.approved_by].filter((p) => p !== null),
+      );
+      const accepted =
+        r.approved_by === null
+          ? 'approved_before_record'
+          : people.size === 1
+            ? 'carried_end_to_end'
+            : r.approved_by === r.built_by
+              ? 'self_accepted'
+              : 'reviewed_by_someone_else';
+      return { story: key, accepted, built_by: r.built_by, approved_by: r.approved_by };
+    });

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { importJunit } from '../../src/app/storymap-ci.js';
+import { storymap } from '../../src/app/storymap.js';
 import { fiona, withBuildServer } from './build-harness.js';
 import { junitXml } from './ci-report.js';
 import { agentSession, ok, type Call } from './session.js';
@@ -99,6 +100,13 @@ describe('tests_predate_code and the readiness rule (fake clock)', () => {
       assert.deepEqual(await gapsOf(call, project_id), []);
       status = await ok(call, 'get_status', { project_id });
       assert.deepEqual(status.tests_predate_code, []);
+
+      // acceptance: fiona created, built and approved PB-1 herself
+      await storymap(app).founderMark({ project_id, story_id: 'PB-1', to: 'approved' }, fiona);
+      const accepted = await ok(call, 'check_release_readiness', { project_id, release_order: 1 });
+      assert.deepEqual(accepted.acceptance, [
+        { story: 'PB-1', accepted: 'carried_end_to_end', built_by: 'fiona', approved_by: 'fiona' },
+      ]);
     }));
 
   it('the hour is measured from the latest code change: reworked code with the old results is stale', () =>
