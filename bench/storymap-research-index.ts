@@ -47,6 +47,7 @@ const view = (i: number): StoryView => ({
     verification: null,
     last_result: null,
     test_count: 0,
+    ci_regressed: false,
   })),
   notes: sentence(20),
   implementation_summary: null,
@@ -55,6 +56,8 @@ const view = (i: number): StoryView => ({
   cancelled_at: null,
   cancellation_reason: null,
   spec_changed_since_built: false,
+  ci_regressed: false,
+  tests_predate_code: false,
   created_at: '',
   updated_at: '',
   record: {

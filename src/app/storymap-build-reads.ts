@@ -53,7 +53,8 @@ export const buildDetail = (v: StoryView, now: string) => {
   const s = { criteria: criteriaOf(v), build: v.build };
   return {
     claim: claimOf(v.build, now),
-    tests: v.build.tests,
+    // each test with its latest CI result (a JUnit import), or null
+    tests: v.build.tests.map((t) => ({ ...t, ci: v.build.ci[t.test_id] ?? null })),
     test_coverage: coverage(s),
     ...planOf(v.build),
     implementation_plan: null,

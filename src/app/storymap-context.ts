@@ -2,6 +2,7 @@ import type { Principal } from '../commands/principal.js';
 import { isFinished } from '../projections/storymap-order.js';
 import type { MapView, StoryView } from '../projections/storymap-views.js';
 import { buildTodoItems, openWork, planOf } from './storymap-build-reads.js';
+import { ciRegressions, evidenceLines, testsPredateCode } from './storymap-evidence-reads.js';
 import { countsOf } from './storymap-queries.js';
 import { visionQuestions, visionState, type StoryMapReads } from './storymap-read.js';
 
@@ -81,7 +82,18 @@ export const getSessionContext = async (
   };
 };
 
-export const getStatus = async (reads: StoryMapReads, projectId: string, principal: Principal) => {
+type TodoItem = { kind: string; story_key: string | null; action: string };
+
+/**
+ * get_status. It ends with what waits on the founder: `todo`, get_founder_todo's items for the
+ * project where the caller has them (runs included), else the project's own list.
+ */
+export const getStatus = async <T extends TodoItem>(
+  reads: StoryMapReads,
+  projectId: string,
+  principal: Principal,
+  todoItems?: readonly T[],
+) => {
   const { map } = await reads.map(projectId, principal);
   const rows = await reads.rows(projectId);
   const counts = countsOf(rows);
@@ -90,6 +102,12 @@ export const getStatus = async (reads: StoryMapReads, projectId: string, princip
   const pct = total === 0 ? 0 : Math.round((complete / total) * 100);
   const cancelled = rows.filter((s) => s.cancelled_at);
   const changed = rows.filter((s) => s.spec_changed_since_built && !s.cancelled_at);
+  const ci_regressed = await ciRegressions(reads, map);
+  const tests_predate_code = await testsPredateCode(reads, map);
+  const no_reported_evidence = rows
+    .filter((r) => !r.cancelled_at && isFinished(r) && r.passing_ids.length === 0)
+    .map((r) => ({ id: r.id, key: r.key, title: r.title }));
+  const todo = { items: todoItems ?? (await founderTodo(reads, projectId, principal)).items };
   const v = visionState(map);
   const lines = [
     `${map.name}: ${complete}/${total} complete (${pct}%)`,
@@ -107,10 +125,38 @@ export const getStatus = async (reads: StoryMapReads, projectId: string, princip
     ...(changed.length > 0
       ? ['Spec changed since built:', ...changed.map((s) => `- ${s.key} ${s.title}`)]
       : []),
-    'CI regressions: none known (no CI results reach this ledger).',
+    ...evidenceLines(ci_regressed, tests_predate_code),
     `Sync: local ledger; last activity ${map.last_activity_at}.`,
+    ...(no_reported_evidence.length > 0
+      ? [
+          `Finished with no passing result reported: ${no_reported_evidence.map((s) => s.key).join(', ')}.`,
+        ]
+      : []),
+    ...(todo.items.length > 0
+      ? [
+          'Waiting on the founder:',
+          ...todo.items.map((i) => `- ${i.story_key ?? i.kind}: ${i.action}`),
+        ]
+      : ['Waiting on the founder: nothing.']),
   ];
-  return { text: lines.join('\n'), counts, total, complete, percent: pct };
+  return {
+    text: lines.join('\n'),
+    counts,
+    total,
+    complete,
+    percent: pct,
+    cancelled: cancelled.map((s) => ({
+      id: s.id,
+      key: s.key,
+      title: s.title,
+      reason: s.cancellation_reason,
+    })),
+    spec_changed_since_built: changed.map((s) => s.key),
+    ci_regressed,
+    tests_predate_code,
+    sync: { state: 'local', last_activity: map.last_activity_at, no_reported_evidence },
+    founder_todo: todo.items,
+  };
 };
 
 const criterionLine = (c: StoryView['acceptance_criteria'][number]) =>
@@ -190,7 +236,9 @@ export const founderTodo = async (
         kind: 'acceptance',
         story_key: r.key,
         action: `approve: intentlog founder approve ${projectId} ${r.key}`,
-        detail: r.title,
+        detail: map.flagged.ci_regressed.includes(r.id)
+          ? `${r.title} (CI now fails its criteria: look before approving)`
+          : r.title,
         unblocks: unblocks(r.id),
       })),
     ...rows

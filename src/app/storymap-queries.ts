@@ -7,6 +7,7 @@ import type { MapView, StoryView } from '../projections/storymap-views.js';
 import { projectQueries } from '../projections/queries.js';
 import type { App } from './app.js';
 import { buildDetail } from './storymap-build-reads.js';
+import { acceptanceOf } from './storymap-evidence-reads.js';
 import { requireRelease, visionState, type StoryMapReads } from './storymap-read.js';
 
 const live = (rows: readonly OrderRow[]) => rows.filter((r) => r.cancelled_at === null);
@@ -211,13 +212,38 @@ export const currentRelease = (map: MapView, rows: readonly OrderRow[]) =>
     live(rows).some((r) => r.release === rel.release_order && r.status !== 'approved'),
   ) ?? map.releases[0];
 
+/**
+ * A finished story's evidence that blocks the verdict: no passing result; passing results
+ * reported more than an hour before it was implemented (tests_predate_code, from the map's
+ * flags); criteria that now fail in CI (ci_regressed: the contract does not list it, but a
+ * release whose built story CI now fails is not ready).
+ */
+const verificationGaps = (map: MapView, inRelease: readonly OrderRow[]) => {
+  const predate = new Set(map.flagged.tests_predate_code);
+  const regressed = new Set(map.flagged.ci_regressed);
+  return inRelease.filter(isFinished).flatMap((r) => [
+    ...(r.passing_ids.length === 0
+      ? [{ story: r.key, gap: 'finished with no passing result' }]
+      : []),
+    ...(r.passing_ids.length > 0 && predate.has(r.id)
+      ? [
+          {
+            story: r.key,
+            gap: 'passing results reported more than an hour before it was implemented',
+          },
+        ]
+      : []),
+    ...(regressed.has(r.id) ? [{ story: r.key, gap: 'its criteria now fail in CI' }] : []),
+  ]);
+};
+
 export const checkReleaseReadiness = async (
   reads: StoryMapReads,
   projectId: string,
   order: number | undefined,
   principal: Principal,
 ) => {
-  const { map } = await reads.map(projectId, principal);
+  const { map, caller } = await reads.map(projectId, principal);
   const rows = await reads.rows(projectId);
   const release = order !== undefined ? requireRelease(map, order) : currentRelease(map, rows);
   if (!release)
@@ -237,9 +263,7 @@ export const checkReleaseReadiness = async (
         ? [{ story: r.key, gap: 'no must criteria' }]
         : [],
   );
-  const verification_gaps = inRelease
-    .filter((r) => isFinished(r) && r.passing_ids.length === 0)
-    .map((r) => ({ story: r.key, gap: 'finished with no passing result' }));
+  const verification_gaps = verificationGaps(map, inRelease);
   const blocking = [...gaps, ...verification_gaps];
   const counts = {
     total: inRelease.length,
@@ -270,6 +294,16 @@ export const checkReleaseReadiness = async (
     verification_gaps,
     blocking,
     advisory: { missing_plans: toBuild.filter((r) => !r.has_plan).map((r) => r.key) },
+    // a viewer's agent doesn't get it (the contract)
+    ...(caller.role === 'viewer'
+      ? {}
+      : {
+          acceptance: await acceptanceOf(
+            reads,
+            projectId,
+            inRelease.filter((r) => r.status === 'approved'),
+          ),
+        }),
     ready,
     report,
   };

@@ -17,7 +17,8 @@ import {
   type LogEventOf,
   type ModelTx,
 } from './projector.js';
-import type { CriterionView, MapView, StoryView } from './storymap-views.js';
+import { criterionEvidence } from './storymap-evidence.js';
+import type { CriterionView, EvidenceFlag, MapView, StoryView } from './storymap-views.js';
 
 export const STORYMAP_STORIES = 'storymap.stories';
 
@@ -37,6 +38,7 @@ const criterionView = ({ criterion_id, ...c }: Criterion, tests = 0): CriterionV
   ...c,
   last_result: null,
   test_count: tests,
+  ci_regressed: false,
 });
 
 const newStory = ({ data: d, created_at }: Of<'story.created'>, version: number): StoryView => ({
@@ -62,6 +64,8 @@ const newStory = ({ data: d, created_at }: Of<'story.created'>, version: number)
   cancelled_at: null,
   cancellation_reason: null,
   spec_changed_since_built: false,
+  ci_regressed: false,
+  tests_predate_code: false,
   created_at,
   updated_at: created_at,
   record: {
@@ -153,27 +157,34 @@ const foldStory = (v: StoryView, e: Exclude<Folded, Of<'story.created'>>): Story
     case 'storymap.build_sequence_set':
       return { ...v, build_sequence: e.data.build_sequence };
     case 'story.completed':
+      // the time it was decided at (the app's clock), as results' times are: they are compared
       return {
         ...v,
         implementation_summary: e.data.summary,
         implemented_files: e.data.implemented_files,
-        implemented_at: e.created_at,
+        implemented_at: e.data.at,
       };
     default:
       return v;
   }
 };
 
-/** Each criterion's latest result and how many tests prove it, from the building record. */
-const withResults = (v: StoryView, build: BuildRecord): StoryView => ({
-  ...v,
-  build,
-  acceptance_criteria: v.acceptance_criteria.map((c) => ({
-    ...c,
-    last_result: build.results[c.id] ?? null,
-    test_count: build.tests.filter((t) => t.criterion_ids.includes(c.id)).length,
-  })),
-});
+/** Each criterion's latest result, how many tests prove it and what CI says, from the record. */
+const withResults = (v: StoryView, build: BuildRecord): StoryView => {
+  const evidence = v.acceptance_criteria.map((c) => criterionEvidence(v, build, c.id));
+  return {
+    ...v,
+    build,
+    acceptance_criteria: v.acceptance_criteria.map((c, i) => ({
+      ...c,
+      last_result: build.results[c.id] ?? null,
+      test_count: build.tests.filter((t) => t.criterion_ids.includes(c.id)).length,
+      ci_regressed: evidence[i]!.ci_regressed,
+    })),
+    ci_regressed: evidence.some((e) => e.ci_regressed),
+    tests_predate_code: evidence.some((e) => e.tests_predate_code),
+  };
+};
 
 const newMap = ({ data: d, created_at }: Of<'storymap.created'>): MapView => ({
   project_id: d.project_id,
@@ -191,7 +202,21 @@ const newMap = ({ data: d, created_at }: Of<'storymap.created'>): MapView => ({
   releases: [],
   decisions: [],
   last_activity_at: created_at,
+  flagged: { ci_regressed: [], tests_predate_code: [] },
 });
+
+const FLAGS: EvidenceFlag[] = ['ci_regressed', 'tests_predate_code'];
+/** The map's lists of flagged stories, with `story`'s flags as its view now has them. */
+const flag = (m: MapView, story: StoryView | undefined): MapView => {
+  if (!story) return m;
+  const flagged = { ...m.flagged };
+  for (const f of FLAGS) {
+    const listed = flagged[f].includes(story.id);
+    if (story[f] && !listed) flagged[f] = [...flagged[f], story.id];
+    if (!story[f] && listed) flagged[f] = flagged[f].filter((id) => id !== story.id);
+  }
+  return { ...m, flagged };
+};
 
 const foldDecision = (m: MapView, e: Folded): MapView => {
   const at = e.created_at;
@@ -274,14 +299,19 @@ const applyToStory = async (e: Folded, storyId: string, tx: ModelTx) => {
   const own = e.type.startsWith('storymap.')
     ? {}
     : { version: e.stream_version, updated_at: e.created_at };
-  if (e.type === 'story.created') return tx.put(key, newStory(e, e.stream_version));
+  if (e.type === 'story.created') {
+    tx.put(key, newStory(e, e.stream_version));
+    return undefined;
+  }
   const view = await tx.get<StoryView>(key);
-  if (!view) return;
+  if (!view) return undefined;
   const folded = foldStory(view, e);
-  tx.put(key, {
+  const next = {
     ...(isMapEvent(e) ? folded : withResults(folded, evolveBuild(view.build, e))),
     ...own,
-  });
+  };
+  tx.put(key, next);
+  return next;
 };
 
 /**
@@ -290,14 +320,14 @@ const applyToStory = async (e: Folded, storyId: string, tx: ModelTx) => {
  */
 export const storyMapStoriesProjector = defineProjector({
   name: STORYMAP_STORIES,
-  version: 2,
+  version: 3,
   events,
   async apply(e, tx) {
     const storyId = storyIdOf(e);
-    if (storyId !== undefined) await applyToStory(e, storyId, tx);
+    const story = storyId === undefined ? undefined : await applyToStory(e, storyId, tx);
     const key = StoryMapKeys.map(e.data.project_id);
     if (e.type === 'storymap.created') return tx.put(key, newMap(e));
     const map = await tx.get<MapView>(key);
-    if (map) tx.put(key, { ...foldMap(map, e), last_activity_at: e.created_at });
+    if (map) tx.put(key, { ...flag(foldMap(map, e), story), last_activity_at: e.created_at });
   },
 });

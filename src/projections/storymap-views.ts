@@ -25,7 +25,11 @@ export type MapView = {
   releases: { release_order: number; label: string }[];
   decisions: DecisionView[];
   last_activity_at: string;
+  /** the stories each evidence flag is set on (StoryView's), so get_status reads only those */
+  flagged: Record<EvidenceFlag, string[]>;
 };
+
+export type EvidenceFlag = 'ci_regressed' | 'tests_predate_code';
 
 export type DecisionView = {
   decision_id: string;
@@ -46,6 +50,8 @@ export type CriterionView = Omit<Criterion, 'criterion_id'> & {
   id: string;
   last_result: CriterionResult | null;
   test_count: number;
+  /** the story is done or approved and a linked test now fails in CI */
+  ci_regressed: boolean;
 };
 
 export type StatusChange = {
@@ -80,6 +86,10 @@ export type StoryView = {
   cancelled_at: string | null;
   cancellation_reason: string | null;
   spec_changed_since_built: boolean;
+  /** done or approved, and some criterion's linked test now fails in CI */
+  ci_regressed: boolean;
+  /** some criterion's newest passing evidence is over an hour older than the latest code change */
+  tests_predate_code: boolean;
   created_at: string;
   updated_at: string;
   record: {

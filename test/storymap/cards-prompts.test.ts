@@ -19,6 +19,7 @@ const repoFile = (path: string) => readFile(new URL(`../../${path}`, import.meta
 const CARD_TOOLS = [
   'get_story',
   'start_story',
+  'complete_story',
   'get_status',
   'check_release_readiness',
   'get_build_order',
@@ -76,13 +77,33 @@ describe('story map cards (MCP Apps)', () => {
       assert.ok(startedCard.kind === 'story');
       assert.equal(startedCard.key, 'PB-1');
       assert.equal(startedCard.status, 'in_progress');
+      const completed = await ok(call, 'complete_story', {
+        project_id,
+        story_id: 'PB-1',
+        summary: 'Upload works.',
+        force: true,
+        session: 'card-test',
+      });
+      const completedCard = Card.parse(completed.card);
+      assert.ok(completedCard.kind === 'story');
+      assert.deepEqual(
+        [completedCard.id, completedCard.key, completedCard.title, completedCard.status],
+        [completed.story_id, 'PB-1', completed.title, 'done'],
+      );
+      assert.equal(completedCard.claimed_by, null, 'complete_story releases the claim');
+      assert.deepEqual(
+        completedCard.criteria_list.map((c) => c.id),
+        completed.acceptance_criteria.map((c: { id: string }) => c.id),
+        'structuredContent carries every criterion the card shows',
+      );
+      assert.match(completed.text, /PB-1 .* is done/);
 
       const status = await ok(call, 'get_status', { project_id });
       const progress = Card.parse(status.card);
       assert.ok(progress.kind === 'progress');
       assert.equal(progress.total, status.total);
       assert.equal(progress.percent, status.percent);
-      assert.match(progress.title, /^Photo Book: 0\/2 complete/);
+      assert.match(progress.title, /^Photo Book: 1\/2 complete/);
 
       const readiness = await ok(call, 'check_release_readiness', { project_id });
       const ready = Card.parse(readiness.card);

@@ -3,6 +3,7 @@ import { storymap } from '../../app/storymap.js';
 import { findLink, workingRoot, writeLink } from '../../app/storymap-link.js';
 import { SYSTEM } from '../../commands/principal.js';
 import { action, appCommand, out, withApp, type AppFlags } from '../options.js';
+import { storymapJunitCommand } from './storymap-junit.js';
 
 type LinkFlags = AppFlags & { root?: string; show?: boolean };
 
@@ -41,5 +42,8 @@ export const storymapLinkCommand = (): Command =>
 /** `intentlog storymap …`: the story map's own commands beside `founder`. */
 export const storymapCommand = (): Command =>
   new Command('storymap')
-    .description('the story map: link a directory to a project for the local server')
-    .addCommand(storymapLinkCommand());
+    .description(
+      'the story map: link a directory to a project for the local server, record CI results',
+    )
+    .addCommand(storymapLinkCommand())
+    .addCommand(storymapJunitCommand());

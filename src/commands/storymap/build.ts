@@ -25,6 +25,7 @@ import {
   type ReviewPlanData,
   type SavePlanData,
 } from './build-plan.js';
+import { decideCiResults, type CiData } from './ci.js';
 import { requireStory } from './story.js';
 import { evolveStory, initialStory, type StoryEvent, type StoryState } from './story-state.js';
 
@@ -65,7 +66,8 @@ export type BuildCommand =
     }
   | { type: 'CompleteStory'; data: CompleteData }
   | { type: 'LinkPr'; data: Written & { pr_url: string } }
-  | { type: 'FreeClaim'; data: { caller: Caller; now: string } };
+  | { type: 'FreeClaim'; data: { caller: Caller; now: string } }
+  | { type: 'RecordCiResults'; data: CiData };
 
 type Data<T extends BuildCommand['type']> = Extract<BuildCommand, { type: T }>['data'];
 
@@ -193,6 +195,8 @@ export const decideBuild = (command: BuildCommand, state: StoryState): StoryEven
       return decideComplete(s, command.data);
     case 'LinkPr':
       return linkPr(s, command.data);
+    case 'RecordCiResults':
+      return decideCiResults(s, command.data);
     case 'FreeClaim': {
       requireCapability(command.data.caller, 'own');
       const claim = s.build.claim;

@@ -195,6 +195,33 @@ export const PrLinked = defineEvent(
   }),
 );
 
+/**
+ * CI's results for the story's tests, from a JUnit report (`intentlog storymap junit`), matched
+ * to the tests by file and full name. `report_id` is the report's content hash: a story records
+ * a report once. `at` is when the ledger was told (the import), the time the results count from.
+ */
+export const CiStatus = z.enum(['pass', 'fail', 'error', 'skipped']);
+export type CiStatus = z.infer<typeof CiStatus>;
+export const CiResultsRecorded = defineEvent(
+  'story.ci_results_recorded',
+  z.object({
+    ...onStory,
+    report_id: z.string(),
+    /** the report's own timestamp as written (often without a zone): shown, never compared */
+    run_at: z.string().nullable(),
+    results: z.array(
+      z.object({
+        test_id: z.string(),
+        status: CiStatus,
+        message: z.string().nullable(),
+        /** how many of the report's cases matched this test (a parametrised test has several) */
+        cases: z.number().int().positive(),
+      }),
+    ),
+    ...byAt,
+  }),
+);
+
 /** One MCP session's stream: which story it claimed last (the claim itself is the story's). */
 export const SessionClaimed = defineEvent(
   'story_session.claimed',
@@ -221,6 +248,7 @@ export const storyBuildEvents = [
   HandoffCleared,
   StoryCompleted,
   PrLinked,
+  CiResultsRecorded,
 ] as const;
 export const sessionEvents = [SessionClaimed] as const;
 export type StoryBuildEvent = EventsOf<typeof storyBuildEvents>;

@@ -1,3 +1,4 @@
+import { ciOfRenamed, ciRecorded, type CiResult } from './storymap-ci-fold.js';
 import type { CriterionStatus, PlanConflict, PlanStep, StoryEvent, StoryTest } from './storymap.js';
 
 /**
@@ -95,6 +96,10 @@ export type BuildRecord = {
   completed_at: string | null;
   /** when the story was last completed with force, the must criteria it left unmet */
   forced_unmet: { criterion_id: string; state: string }[];
+  /** each test's latest CI result, by test id */
+  ci: Record<string, CiResult>;
+  /** the reports recorded on this story, newest last (at most CI_REPORTS_KEPT) */
+  ci_reports: string[];
 };
 
 export const initialBuild = (): BuildRecord => ({
@@ -109,6 +114,8 @@ export const initialBuild = (): BuildRecord => ({
   pr_number: null,
   completed_at: null,
   forced_unmet: [],
+  ci: {},
+  ci_reports: [],
 });
 
 type Of<T extends StoryEvent['type']> = Extract<StoryEvent, { type: T }>['data'];
@@ -175,6 +182,7 @@ const testsSaved = (b: BuildRecord, d: Of<'story.tests_saved'>): BuildRecord => 
   return {
     ...b,
     tests: [...b.tests.map((t) => updated.get(t.test_id) ?? t), ...d.added],
+    ci: ciOfRenamed(b, updated),
   };
 };
 
@@ -280,6 +288,8 @@ const fold = (b: BuildRecord, e: StoryEvent): BuildRecord => {
       };
     case 'story.pr_linked':
       return { ...b, pr_url: e.data.pr_url, pr_number: e.data.pr_number };
+    case 'story.ci_results_recorded':
+      return ciRecorded(b, e.data);
     case 'criteria.replaced':
       return specMoved(criteriaRemoved(b, e.data.removed));
     case 'criteria.added':

@@ -134,9 +134,11 @@ const StatusSource = z.looseObject({
   total: z.number(),
   complete: z.number(),
   percent: z.number(),
+  ci_regressed: z.array(z.looseObject({ key: z.string() })).default([]),
+  tests_predate_code: z.array(z.looseObject({ key: z.string() })).default([]),
 });
 
-/** A progress card from get_status. */
+/** A progress card from get_status; its evidence flags are what it lists as blocking. */
 export const progressCardOf = (status: unknown): Card => {
   const s = StatusSource.parse(status);
   return {
@@ -147,7 +149,10 @@ export const progressCardOf = (status: unknown): Card => {
     total: s.total,
     counts: s.counts,
     ready: null,
-    blocking: [],
+    blocking: [
+      ...s.ci_regressed.map((x) => ({ story: x.key, gap: 'criteria now fail in CI' })),
+      ...s.tests_predate_code.map((x) => ({ story: x.key, gap: 'tests predate the code' })),
+    ],
   };
 };
 

@@ -34,14 +34,15 @@ export const cardMeta = (kind: CardKind): Record<string, unknown> => ({
 
 type CardOf = (result: unknown, projectId: string | null) => Card;
 
+const underStoryId: CardOf = (r) =>
+  storyCardOf({ ...(r as object), id: (r as { story_id?: unknown }).story_id });
+
 /** The hosted tools that render a card, and how each draws it from its own result. */
 const CARDS: Record<string, { kind: CardKind; of: CardOf }> = {
   get_story: { kind: 'story', of: storyCardOf },
-  // start_story answers the story under `story_id`; its other fields are get_story's
-  start_story: {
-    kind: 'story',
-    of: (r) => storyCardOf({ ...(r as object), id: (r as { story_id?: unknown }).story_id }),
-  },
+  // start_story and complete_story answer the story under `story_id`; the rest is get_story's
+  start_story: { kind: 'story', of: underStoryId },
+  complete_story: { kind: 'story', of: underStoryId },
   get_status: { kind: 'progress', of: progressCardOf },
   check_release_readiness: { kind: 'progress', of: readinessCardOf },
   get_build_order: { kind: 'build_order', of: buildOrderCardOf },
@@ -82,7 +83,7 @@ export const cardResource: ResourceDefinition = {
   uri: CARD_URI,
   title: 'Story map card',
   description:
-    'The story, progress and build-order cards MCP Apps hosts render beside get_story, get_status, check_release_readiness and get_build_order (self-contained HTML).',
+    'The story, progress and build-order cards MCP Apps hosts render beside get_story, start_story, complete_story, get_status, check_release_readiness and get_build_order (self-contained HTML).',
   mimeType: CARD_MIME,
   read: async () => shippedText('web/card.html'),
 };

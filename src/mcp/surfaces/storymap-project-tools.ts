@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { storymap } from '../../app/storymap.js';
 import { getContext, getSessionContext, getStatus } from '../../app/storymap-context.js';
+import { founderTodoAcross } from '../../app/storymap-founder-todo.js';
 import { listProjects } from '../../app/storymap-queries.js';
 import { visionQuestions, visionState } from '../../app/storymap-read.js';
 import { missingSections, parseReport } from '../../commands/storymap/report.js';
@@ -207,11 +208,17 @@ export const projectTools: AnyTool[] = [
     name: 'get_status',
     title: 'Get project status',
     description:
-      'A text summary: complete count and percentage, approved, done, in progress, todo; the vision; cancelled stories; stories whose spec changed since built; sync state.',
+      "A text summary, and the same as fields: complete count and percentage, approved, done, in progress, todo; the vision; cancelled stories (stop all work on these); stories whose spec changed since built; ci_regressed (done or approved stories whose linked tests now fail in CI, from `intentlog storymap junit`); tests_predate_code (passing results over an hour older than the story's latest code change); sync state; and what waits on the founder (founder_todo).",
     args: {},
     output: result({ text: z.string() }),
     run: async (args, call) => {
-      const r = await getStatus(storymap(call.app).reads, args.project_id, call.principal);
+      const todo = await founderTodoAcross(call.app, call.principal, args.project_id);
+      const r = await getStatus(
+        storymap(call.app).reads,
+        args.project_id,
+        call.principal,
+        todo.items,
+      );
       return { result: r, summary: r.text };
     },
   }),
