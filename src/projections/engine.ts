@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { filter, firstValueFrom, timeout, type Subscription } from 'rxjs';
+import type { Subscription } from 'rxjs';
+import { filter, firstValueFrom, timeout } from '../events/rx.js';
 import type { EventLog, LogEvent, ModelOp } from '../events/index.js';
 import { advance, foldPage, loadLane, newLane, resetLane, type Lane } from './lane.js';
 import { modelCache } from './model-batch.js';
