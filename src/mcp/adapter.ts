@@ -14,8 +14,8 @@ import { isDomainError } from '../commands/errors.js';
 import { compactSchema } from './compact-schema.js';
 import { envelopeOfError } from './error-envelope.js';
 import {
+  advertisedOutputSchema,
   asDomainError,
-  envelopeSchema,
   errorResult,
   invalidArguments,
   successResult,
@@ -84,7 +84,7 @@ const toolSchemas = (tool: AnyTool, vocabulary: Vocabulary) => {
   if (known) return known;
   const made = {
     input: advertised(tool.input, 'input'),
-    output: advertised(envelopeSchema(tool.name, tool.output, vocabulary), 'output'),
+    output: advertised(advertisedOutputSchema(tool.output, vocabulary), 'output'),
   };
   schemasOf.set(tool, made);
   return made;
