@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { NEVER } from 'rxjs';
+import { NEVER } from '../events/rx.js';
 import {
   decode,
   encode,

@@ -225,10 +225,29 @@ const oauthService = (app: App) => {
       );
     },
 
-    /** RFC 7009 for refresh tokens: the grant and every token it issued. Unknown: no error. */
-    async revokeRefresh(refreshToken: string): Promise<void> {
-      const grantId = grantOf(REFRESH_PREFIX, refreshToken);
-      if (grantId) await revoke(grantId, SYSTEM, sha256Hex(refreshToken));
+    /**
+     * RFC 7009: a refresh token revokes its grant and every token the grant issued; an access
+     * token revokes that token (a `token.revoked` event: its next call is a 401), the grant
+     * refreshing on. Only for the client it was issued to (§2.1); a token nobody issued is no
+     * error (§2.2), nor is one issued by `intentlog token create` to no client, which only the
+     * CLI revokes.
+     */
+    async revokeToken(token: string, clientId: string): Promise<'done' | 'other_client'> {
+      const refreshOf = grantOf(REFRESH_PREFIX, token);
+      const view = refreshOf === undefined ? await app.tokens.find(token) : undefined;
+      const grantId = refreshOf ?? view?.grant_id;
+      if (!grantId) return 'done';
+      const { state } = await app.log.aggregateStream(grantStream(grantId), {
+        evolve: evolveOAuth,
+        initialState: initialOAuthState,
+      });
+      const issuedTo = state.grant.code?.client_id;
+      if (issuedTo === undefined) return 'done';
+      if (issuedTo !== clientId) return 'other_client';
+      if (refreshOf !== undefined) await revoke(grantId, SYSTEM, sha256Hex(token));
+      else if (view && !view.revoked_at)
+        await app.waitFor(await app.tokens.revoke(view.token_id, SYSTEM), ['tokens']);
+      return 'done';
     },
 
     /** `intentlog token revoke` of an OAuth access token: its grant goes with it. */

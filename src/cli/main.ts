@@ -15,26 +15,34 @@ const { version } = JSON.parse(
 
 type Loader = () => Promise<() => Command>;
 
-/** Kernel commands, one file each under commands/; each opens the app with the registry. */
+/** Commands that serve MCP (and `serve` the web view): every context's surfaces and pages. */
 const KERNEL: Record<string, Loader> = {
+  mcp: async () => (await import('./commands/mcp.js')).mcpCommand,
+  serve: async () => (await import('./commands/serve.js')).serveCommand,
+};
+
+/**
+ * Hosts start `mcp` on every session: it loads the surfaces (modules/surfaces.ts) and the kernel,
+ * not the web pages, the HTTP stack or the contexts' other commands. Its `--help` lists every
+ * surface, so it takes the full path.
+ */
+const WITH_SURFACES: Record<string, Loader> = { mcp: KERNEL.mcp! };
+
+/**
+ * Commands that open the log but serve nothing: the registry below the surfaces
+ * (modules/kernel.ts: every context's events and read models, no MCP, no pages). Intent's
+ * `hook` runs on every prompt, and `token create` in scripts, so they load only their file and
+ * that.
+ */
+const WITH_KERNEL: Record<string, Loader> = {
+  hook: async () => (await import('./commands/hook.js')).hookCommand,
   log: async () => (await import('./commands/log.js')).logCommand,
   export: async () => (await import('./commands/export.js')).exportCommand,
   projections: async () => (await import('./commands/projections.js')).projectionsCommand,
   audit: async () => (await import('./commands/audit.js')).auditCommand,
   token: async () => (await import('./commands/token.js')).tokenCommand,
-  mcp: async () => (await import('./commands/mcp.js')).mcpCommand,
-  serve: async () => (await import('./commands/serve.js')).serveCommand,
   migrate: async () => (await import('./commands/migrate.js')).migrateCommand,
   status: async () => (await import('./commands/status.js')).statusCommand,
-};
-
-/**
- * Commands that open the log but serve nothing: the registry below the surfaces
- * (modules/kernel.ts: every context's events and read models, no MCP, no pages). Intent's
- * `hook` runs on every prompt, so it loads only its file and that.
- */
-const WITH_KERNEL: Record<string, Loader> = {
-  hook: async () => (await import('./commands/hook.js')).hookCommand,
 };
 
 /**
@@ -79,10 +87,25 @@ const run = async (name: string | undefined): Promise<Command> => {
     useRegistry({ modules: kernelModules, surfaces: [] });
     return program([command]);
   }
+  const help = process.argv.includes('--help') || process.argv.includes('-h');
+  if (name !== undefined && !help && Object.hasOwn(WITH_SURFACES, name)) {
+    const [{ kernelModules }, { servedSurfaces }, { useRegistry }, command] = await Promise.all([
+      import('../modules/kernel.js'),
+      import('../modules/surfaces.js'),
+      import('./registry.js'),
+      WITH_SURFACES[name]!(),
+    ]);
+    useRegistry({ modules: kernelModules, surfaces: servedSurfaces });
+    return program([command]);
+  }
   const kernel = name !== undefined && Object.hasOwn(KERNEL, name);
   const [modules, commands] = await Promise.all([
     useModules(),
-    Promise.all(Object.values(kernel ? { [name]: KERNEL[name]! } : KERNEL).map((load) => load())),
+    Promise.all(
+      Object.values(kernel ? { [name]: KERNEL[name]! } : { ...KERNEL, ...WITH_KERNEL }).map(
+        (load) => load(),
+      ),
+    ),
   ]);
   // a context's command that is also listed above (hook) is added once
   const own = kernel ? [] : modules.flatMap((m) => m.cli ?? []);

@@ -41,6 +41,19 @@ export const withApp = async <T>(
   body: (app: App) => Promise<T>,
   access: AppAccess = 'write',
 ): Promise<T> => {
+  const opened = await openFor(flags, access);
+  try {
+    return await body(opened.app);
+  } finally {
+    await opened.close();
+  }
+};
+
+/** An app opened for one command, and what closes it (and removes a private copy). */
+export type OpenedApp = { app: App; close(): Promise<void> };
+
+/** Opens the app as `withApp` does, for a command that must start before it is open (`mcp`). */
+export const openFor = async (flags: AppFlags, access: AppAccess = 'write'): Promise<OpenedApp> => {
   const store = flags.store ? { store: flags.store } : {};
   const dataDir = flags.dataDir ?? defaultDataDir();
   let snapshot: Awaited<ReturnType<typeof snapshotDataDir>> | undefined;
@@ -53,12 +66,13 @@ export const withApp = async <T>(
     );
     return openApp({ modules, dataDir: snapshot.dataDir });
   });
-  try {
-    return await body(app);
-  } finally {
-    await app.close();
-    await snapshot?.remove();
-  }
+  return {
+    app,
+    close: async () => {
+      await app.close();
+      await snapshot?.remove();
+    },
+  };
 };
 
 /** Diagnostics and progress go to stderr: stdout carries only the command's output. */

@@ -14,8 +14,8 @@ import { isDomainError } from '../commands/errors.js';
 import { compactSchema } from './compact-schema.js';
 import { envelopeOfError } from './error-envelope.js';
 import {
+  advertisedOutputSchema,
   asDomainError,
-  envelopeSchema,
   errorResult,
   invalidArguments,
   successResult,
@@ -33,7 +33,7 @@ import type {
  * Builds the context a call runs in from the SDK's request context; throws a DomainError
  * (`forbidden`) when the call has no principal.
  */
-export type ContextOf = (request: ServerContext) => ToolContext;
+export type ContextOf = (request: ServerContext) => Promise<ToolContext>;
 
 type JsonSchemaConverter = z.ZodType['~standard']['jsonSchema'];
 
@@ -84,7 +84,7 @@ const toolSchemas = (tool: AnyTool, vocabulary: Vocabulary) => {
   if (known) return known;
   const made = {
     input: advertised(tool.input, 'input'),
-    output: advertised(envelopeSchema(tool.name, tool.output, vocabulary), 'output'),
+    output: advertised(advertisedOutputSchema(tool.output, vocabulary), 'output'),
   };
   schemasOf.set(tool, made);
   return made;
@@ -113,7 +113,7 @@ export const callTool = async (
   if (!parsed.success) return failed(invalidArguments(parsed.error.issues));
   let ctx: ToolContext | undefined;
   try {
-    ctx = contextOf(request);
+    ctx = await contextOf(request);
     const outcome = await tool.run(parsed.data, ctx);
     const result = tool.output.safeParse(outcome.result);
     if (!result.success) {
@@ -189,11 +189,11 @@ const readResource = async (
   resource: ResourceDefinition,
   uri: URL,
   variables: Record<string, string>,
-  context: () => ToolContext,
+  context: () => Promise<ToolContext>,
 ): Promise<ReadResourceResult> => {
   let ctx: ToolContext | undefined;
   try {
-    ctx = context();
+    ctx = await context();
     const text = await resource.read(ctx, variables);
     return { contents: [{ uri: uri.href, mimeType: resource.mimeType, text }] };
   } catch (error) {
@@ -240,7 +240,7 @@ const registerPrompt = (server: McpServer, prompt: AnyPrompt, contextOf: Context
     },
     async (args: Record<string, unknown>, request: ServerContext) => {
       try {
-        const messages = await prompt.run(args, contextOf(request));
+        const messages = await prompt.run(args, await contextOf(request));
         return {
           description: prompt.description,
           messages: messages.map((m) => ({

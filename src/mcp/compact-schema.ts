@@ -7,10 +7,12 @@
  * - `anyOf: [X, {type: 'null'}]` with X of one plain type becomes X with `type: [t, 'null']`;
  * - no `type` beside an `enum` or `const` whose values are all of that type (equality says it);
  * - no `propertyNames: {type: 'string'}` or `additionalProperties: {}` (they allow anything);
- * - in output schemas (`output: true`), no descriptions and no `additionalProperties: false`:
- *   hosts validate results with them but show the model the result itself, never this schema,
- *   and the server checks its own answers against the full zod schema before sending them.
- *   Every field stays, with its type, enum and `required`.
+ * - a string of one character class with length bounds (`^[A-Za-z0-9._:/-]+$`, 1 to 128, every
+ *   id) says the bounds in its pattern: `^[…]{1,128}$`, the same strings;
+ * - in output schemas (`output: true`), no descriptions, no `additionalProperties: false` and
+ *   no `required`: hosts validate results with them but show the model the result itself,
+ *   never this schema, and the server checks its own answers against the full zod schema
+ *   (required fields included) before sending them. Every field stays, with its type and enum.
  *
  * No `$ref`/`$defs`: some hosts resolve none inside tool schemas (docs/decisions.md).
  */
@@ -76,7 +78,19 @@ const dropped = (key: string, v: unknown, output: boolean): boolean =>
   (key === 'maximum' && v === SAFE) ||
   (key === 'propertyNames' && isObject(v) && v.type === 'string' && Object.keys(v).length === 1) ||
   (key === 'additionalProperties' && (isEmpty(v) || (output && v === false))) ||
-  (output && key === 'description' && typeof v === 'string');
+  (output && key === 'description' && typeof v === 'string') ||
+  (output && key === 'required' && Array.isArray(v));
+
+const ONE_CLASS = /^\^(\[[^\]]+\])\+\$$/;
+
+/** `pattern: ^[…]+$` with `minLength`/`maxLength` as one pattern `^[…]{min,max}$`. */
+const boundsInPattern = (schema: Json): Json => {
+  const { pattern, minLength, maxLength, ...rest } = schema;
+  const match = typeof pattern === 'string' ? ONE_CLASS.exec(pattern) : null;
+  if (!match || typeof maxLength !== 'number' || (minLength ?? 1) !== 1) return schema;
+  // `+` already asks for one character; a class matches one code point, as lengths count
+  return { ...rest, pattern: `^${match[1]!}{1,${maxLength}}$` };
+};
 
 export const compactSchema = (value: unknown, options: { output?: boolean } = {}): unknown => {
   const output = options.output ?? false;
@@ -92,7 +106,7 @@ export const compactSchema = (value: unknown, options: { output?: boolean } = {}
           ? Object.fromEntries(Object.entries(v).map(([k, p]) => [k, walk(p)]))
           : walk(v);
     }
-    return typeImplied(mergeNullable(out));
+    return boundsInPattern(typeImplied(mergeNullable(out)));
   };
   return walk(value);
 };

@@ -49,6 +49,17 @@ export const envelopeSchema = (operation: string, result: z.ZodType, vocabulary:
     error: ErrorBody.optional(),
   });
 
+/**
+ * The output schema a tool advertises: `ok`, the contract's own envelope fields and the tool's
+ * `result`. The fields every envelope shares (`schema_version`, `operation`, `project_id`,
+ * `replayed`, `position`, `error`) are said once, in the server's instructions (server.ts,
+ * ENVELOPE), instead of again in each of up to 60 tools; every answer still carries them and
+ * validates (nothing forbids fields the schema does not name). `envelopeSchema` stays the
+ * whole shape the adapter's own answers are typed by.
+ */
+export const advertisedOutputSchema = (result: z.ZodType, vocabulary: Vocabulary = {}) =>
+  z.object({ ok: z.boolean(), ...vocabulary.envelope, result: result.optional() });
+
 type Operation = { name: string; schemaVersion?: number };
 
 /** The fields every envelope of this operation starts with. */

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { App } from '../app/app.js';
 import { appMetrics, type AppMetrics } from '../app/metrics.js';
 import { kernelAuthenticate, principalOfAuth, type Authenticate } from './http/auth.js';
+import { corsPolicy } from './http/cors.js';
 import { MCP_PATH, mcpHttpHandler, type HttpRoute, type McpEndpoint } from './http/handler.js';
 import { listen, type Listening } from './http/listen.js';
 import { healthRoute, metricsRoute } from './http/observe-routes.js';
@@ -29,6 +30,8 @@ export type HttpOptions = Common & {
   stateful: boolean;
   /** extra hostnames to accept in Host/Origin, e.g. a name this machine is reached by */
   allowedHosts?: string[];
+  /** origins besides loopback pages whose scripts may call MCP and sign-in (http/cors.ts) */
+  corsOrigins?: string[];
   maxBodyBytes?: number;
   /** default: the kernel's tokens */
   authenticate?: Authenticate;
@@ -117,7 +120,12 @@ export const serveOverHttp = async (options: HttpOptions): Promise<Listening> =>
     authenticate: options.authenticate ?? kernelAuthenticate(options.app),
     stateful: options.stateful,
     requireAuthAll: options.requireAuthAll ?? false,
-    allowedHosts: allowedHostsFor(options.host, options.allowedHosts),
+    // an origin named for CORS passes the Origin check too (its page sends its own Origin)
+    allowedHosts: allowedHostsFor(options.host, [
+      ...(options.allowedHosts ?? []),
+      ...(options.corsOrigins ?? []).map((o) => new URL(o).hostname),
+    ]),
+    cors: corsPolicy(options.corsOrigins),
     maxBodyBytes,
     log: options.log,
   });

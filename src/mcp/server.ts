@@ -30,7 +30,11 @@ export const packageVersion = (): string => {
 };
 
 export type ServerSetup = {
-  app: App;
+  /**
+   * The app, or its opening: `intentlog mcp` answers `initialize` and the lists while the store
+   * opens and the read models catch up, and a call waits for it here.
+   */
+  app: App | Promise<App>;
   selection: readonly SelectedSurface[];
   transport: TransportKind;
   /** the principal a request acts as, when it has one */
@@ -79,12 +83,12 @@ const callInfo = (request: ServerContext, transport: TransportKind): CallInfo =>
 });
 
 const contextFor = (setup: ServerSetup, served: ServedInfo): ContextOf => {
-  return (request) => {
+  return async (request) => {
     const principal = setup.principalOf(request);
     if (!principal)
       throw forbidden('this call needs credentials: send Authorization: Bearer <token>');
     return {
-      app: setup.app,
+      app: await setup.app,
       principal,
       served,
       signal: request.mcpReq.signal,

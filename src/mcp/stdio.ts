@@ -6,7 +6,7 @@ import { serverFactory } from './server.js';
 import type { SelectedSurface } from './surfaces/index.js';
 
 // apart from serve.ts, so that `intentlog mcp` never loads the HTTP stack
-type Common = { app: App; selection: readonly SelectedSurface[]; log: Logger };
+type Common = { app: App | Promise<App>; selection: readonly SelectedSurface[]; log: Logger };
 
 export type StdioOptions = Common & { principal: Principal };
 

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { filter, firstValueFrom, timeout, type Subscription } from 'rxjs';
+import type { Subscription } from 'rxjs';
+import { filter, firstValueFrom, timeout } from '../events/rx.js';
 import type { EventLog } from '../events/index.js';
 import { pageWriter, type FoldedPage } from './cohort-page.js';
 import { loadLane, newLane, resetLane, type Lane } from './lane.js';

@@ -1,4 +1,4 @@
-import { BehaviorSubject } from 'rxjs';
+import { BehaviorSubject } from '../events/rx.js';
 import type { LogEvent, ModelOp, ModelStore } from '../events/index.js';
 import { modelBatch, type ModelCache } from './model-batch.js';
 import { checkpointKey, modelPrefix, type Checkpoint, type Projector } from './projector.js';

@@ -36,6 +36,11 @@ export const tokenQueries = (models: ModelStore) => ({
     const same = timingSafeEqual(Buffer.from(view.token_hash, 'hex'), Buffer.from(hash, 'hex'));
     return same ? view.principal : undefined;
   },
+  /** The token's record whatever its state (revoked, expired), if it is known. */
+  async find(token: string): Promise<TokenView | undefined> {
+    const id = await models.get<string>(under('tokens', TokenKeys.hash(sha256Hex(token))));
+    return id === undefined ? undefined : models.get<TokenView>(under('tokens', TokenKeys.id(id)));
+  },
   list: async () =>
     (await models.range<TokenView>({ prefix: under('tokens', TokenKeys.idPrefix) })).map(
       ([, v]) => v,

@@ -48,15 +48,45 @@ describe('compactSchema', () => {
     });
   });
 
-  it('an output schema keeps every field, its type and required, without descriptions', () => {
+  it('an output schema keeps every field and its type, without descriptions or required', () => {
     const output = compactSchema(full, { output: true }) as {
       properties: Record<string, Record<string, unknown>>;
-      required: string[];
+      required?: string[];
     };
     assert.deepEqual(Object.keys(output.properties), Object.keys(Record_.shape));
-    assert.deepEqual(output.required, full.required);
+    assert.equal(output.required, undefined, 'the server checks required fields itself');
     assert.equal(JSON.stringify(output).includes('how many'), false);
     assert.deepEqual(output.properties.description, { type: 'string' });
     assert.deepEqual(output.properties.minimum, { type: 'number' });
+    // a field named like the keyword is a field
+    const named = compactSchema(z.toJSONSchema(z.object({ required: z.boolean() })), {
+      output: true,
+    }) as { properties: Record<string, unknown> };
+    assert.deepEqual(named.properties, { required: { type: 'boolean' } });
+  });
+
+  it('an id pattern of one class says its length bounds itself, the same strings', () => {
+    const id = z
+      .string()
+      .min(1)
+      .max(128)
+      .regex(/^[A-Za-z0-9._:/-]+$/);
+    const schema = compactSchema(z.toJSONSchema(id)) as Record<string, unknown>;
+    assert.deepEqual(schema, { type: 'string', pattern: '^[A-Za-z0-9._:/-]{1,128}$' });
+    const pattern = new RegExp(schema.pattern as string);
+    for (const s of ['a', 'x'.repeat(128), 'WP-001', 'p:1/2'])
+      assert.equal(pattern.test(s), id.safeParse(s).success, s);
+    for (const s of ['', 'x'.repeat(129), 'a b', 'é'])
+      assert.equal(pattern.test(s), id.safeParse(s).success, s);
+    // other bounds or patterns stay as they are
+    const two = compactSchema(
+      z.toJSONSchema(
+        z
+          .string()
+          .min(2)
+          .regex(/^[a-z]+$/),
+      ),
+    );
+    assert.deepEqual(two, { type: 'string', minLength: 2, pattern: '^[a-z]+$' });
   });
 });

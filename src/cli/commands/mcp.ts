@@ -5,7 +5,7 @@ import { serveOverStdio } from '../../mcp/stdio.js';
 import { resolveSurfaces } from '../../mcp/surfaces/index.js';
 import { registry } from '../registry.js';
 import { guardProcess } from '../guard.js';
-import { action, appCommand, cliId, withApp, type AppFlags } from '../options.js';
+import { action, appCommand, cliId, openFor, type AppFlags } from '../options.js';
 import { stopSignal, surfaceOption } from './mcp-shared.js';
 
 type McpFlags = AppFlags & { surface: string; actor?: string };
@@ -33,14 +33,28 @@ export const mcpCommand = (): Command =>
         const principal = principalOf(flags.actor);
         const log = stderrLogger('intentlog-mcp');
         guardProcess(log);
-        await withApp(flags, async (app) => {
-          const connection = serveOverStdio({ app, selection, principal, log });
-          log.info(
-            { surfaces: selection.map((s) => s.surface.name), data: app.dataDir },
-            'serving MCP on stdio',
-          );
-          await Promise.race([connection.closed, stopSignal()]);
+        // The store opens and the read models catch up while the client initializes and lists
+        // tools; a call waits for it (server.ts). A store that cannot open ends the process.
+        const opening = openFor(flags);
+        const app = opening.then((opened) => opened.app);
+        const failed = app.then(() => new Promise<never>(() => undefined));
+        const connection = serveOverStdio({ app, selection, principal, log });
+        void app.then(
+          (ready) =>
+            log.info(
+              { surfaces: selection.map((s) => s.surface.name), data: ready.dataDir },
+              'serving MCP on stdio',
+            ),
+          () => undefined,
+        );
+        try {
+          await Promise.race([connection.closed, stopSignal(), failed]);
+        } finally {
           await connection.close();
-        });
+          await opening.then(
+            (opened) => opened.close(),
+            () => undefined,
+          );
+        }
       }),
     );

@@ -30,6 +30,7 @@ type ServeFlags = AppFlags & {
   surface: string;
   stateful?: boolean;
   allowedHost?: string[];
+  corsOrigin?: string[];
   maxBody: number;
   requireAuth?: boolean;
 };
@@ -89,6 +90,12 @@ export const serveCommand = (): Command =>
       new Option('--allowed-host <names>', 'also accept these Host/Origin names').argParser(list),
     )
     .addOption(
+      new Option(
+        '--cors-origin <origins>',
+        'also let scripts of these web origins call /mcp and sign-in (default: loopback pages)',
+      ).argParser(list),
+    )
+    .addOption(
       new Option('--max-body <bytes>', 'largest request body (larger: 413)')
         .argParser(integer(1024, 64 * 1024 * 1024))
         .default(DEFAULT_MAX_BODY_BYTES),
@@ -114,6 +121,7 @@ export const serveCommand = (): Command =>
             requireAuthAll: flags.requireAuth ?? false,
             consent: webConsentSession(app),
             ...(flags.allowedHost ? { allowedHosts: flags.allowedHost } : {}),
+            ...(flags.corsOrigin ? { corsOrigins: flags.corsOrigin } : {}),
           });
           await out(
             connectInfo({

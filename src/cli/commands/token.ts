@@ -16,6 +16,8 @@ const principalOf = (flags: CreateFlags): Principal => {
 const describePrincipal = (p: Principal): string =>
   p.kind === 'system' ? 'system' : `actor ${p.actor_id}`;
 
+// Each subcommand waits for the tokens read model only: a process that became the writer on a
+// long log must not wait for every other read model to catch up before it answers.
 const create = (): Command =>
   appCommand('create', 'issue an access token; prints only the token, once, on stdout')
     .addOption(new Option('--system', 'a token for the system principal').conflicts('actor'))
@@ -26,7 +28,7 @@ const create = (): Command =>
         const principal = principalOf(flags);
         await withApp(flags, async (app) => {
           const issued = await app.tokens.issue(principal, flags.label ?? null, SYSTEM);
-          await app.waitFor(issued.position);
+          await app.waitFor(issued.position, ['tokens']);
           await out(`${issued.token}\n`);
           note(`issued ${issued.token_id} for ${describePrincipal(principal)}`);
         });
@@ -39,7 +41,7 @@ const revoke = (): Command =>
     .action(
       action(async (tokenId: string, flags: AppFlags) => {
         await withApp(flags, async (app) => {
-          await app.waitFor(await app.tokens.revoke(tokenId, SYSTEM));
+          await app.waitFor(await app.tokens.revoke(tokenId, SYSTEM), ['tokens']);
           // a token a host got by signing in: its grant goes too, or the host would refresh
           const grant = (await app.tokens.list()).find((t) => t.token_id === tokenId)?.grant_id;
           if (grant) await oauth(app).revokeGrant(grant, SYSTEM);
@@ -67,7 +69,7 @@ const list = (): Command =>
     .action(
       action(async (flags: AppFlags & { json?: boolean }) => {
         await withApp(flags, async (app) => {
-          await app.waitFor(await app.log.head());
+          await app.waitFor(await app.log.head(), ['tokens']);
           const tokens = await app.tokens.list();
           const lines = flags.json
             ? tokens.map(({ token_hash: _hash, ...t }) => JSON.stringify(t))

@@ -4,7 +4,7 @@ import {
   type Event,
   type ReadStreamOptions,
 } from '@event-driven-io/emmett';
-import { Observable, Subject } from 'rxjs';
+import { Observable, Subject } from '../rx.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { LogEvent } from '../envelope.js';
 import { toReadEvent, type LogReadEvent } from '../record-view.js';

@@ -1,5 +1,6 @@
 import pg from 'pg';
-import { Subject, type Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
+import { Subject } from '../rx.js';
 import type { LogEvent } from '../envelope.js';
 
 const PAGE = 1000;

@@ -1,4 +1,4 @@
-import { Observable } from 'rxjs';
+import { Observable } from '../rx.js';
 import type { LogEvent } from '../envelope.js';
 import type { EventLog } from '../event-log.js';
 

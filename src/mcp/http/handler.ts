@@ -17,6 +17,7 @@ import {
   type Authenticate,
 } from './auth.js';
 import { resourceMetadataUrl } from '../oauth/resource-metadata.js';
+import { corsPolicy, type CorsPolicy } from './cors.js';
 import { jsonRpcError } from './responses.js';
 import { serverPool } from './pool.js';
 import { sessionStore } from './sessions.js';
@@ -46,6 +47,8 @@ export type McpHttpOptions = {
    * Host and Origin are checked for them as for MCP.
    */
   routes?: readonly HttpRoute[];
+  /** which browser pages may call (cors.ts); default: loopback pages only */
+  cors?: CorsPolicy;
 };
 
 /** A handler for paths other than MCP's: a Response, or undefined to pass the request on. */
@@ -108,6 +111,7 @@ const methodNotAllowed = (): Response =>
  */
 export const mcpHttpHandler = (options: McpHttpOptions): McpHttpHandler => {
   const { log } = options;
+  const cors = options.cors ?? corsPolicy();
   const routes = new Map<McpEndpoint, ReturnType<typeof endpointRoute>>();
   const endpointRoute = (endpoint: McpEndpoint) => ({
     endpoint,
@@ -164,6 +168,8 @@ export const mcpHttpHandler = (options: McpHttpOptions): McpHttpHandler => {
       (hostHeaderValidationResponse(request, allowed) ??
         originValidationResponse(request, allowed));
     if (refused) return refused;
+    const preflight = cors.preflight(request);
+    if (preflight) return preflight;
     const endpoint = options.endpointAt(new URL(request.url).pathname);
     if (!endpoint) return other(request);
     const { sessions } = routeOf(endpoint);
@@ -183,7 +189,7 @@ export const mcpHttpHandler = (options: McpHttpOptions): McpHttpHandler => {
       if (closing) return jsonRpcError(503, -32000, 'the server is shutting down');
       if (inFlight++ === 0) drained = new Promise((resolve) => (settle = resolve));
       try {
-        return await route(request);
+        return cors.decorate(request, await route(request));
       } catch (error) {
         log.error({ err: error }, 'mcp request failed');
         return jsonRpcError(500, -32603, 'internal server error');

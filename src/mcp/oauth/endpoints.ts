@@ -151,12 +151,22 @@ const token = async (app: App, request: Request): Promise<Response> => {
   return oauthError(400, 'unsupported_grant_type', 'authorization_code or refresh_token');
 };
 
-/** `POST /oauth/revoke` (RFC 7009): 200 whether or not the token was known (§2.2). */
+/**
+ * `POST /oauth/revoke` (RFC 7009), access and refresh tokens alike: 200 whether or not the token
+ * was known (§2.2). Clients are public, so the client authenticates as registered: by its
+ * `client_id`, which must be the one the token was issued to.
+ */
 const revoke = async (app: App, request: Request): Promise<Response> => {
   const params = await form(request);
-  const value = params?.get('token');
+  if (!params) return oauthError(400, 'invalid_request', 'send application/x-www-form-urlencoded');
+  const value = params.get('token');
   if (!value) return oauthError(400, 'invalid_request', 'token is required');
-  await oauth(app).revokeRefresh(value);
+  const client_id = params.get('client_id') ?? '';
+  if (!client_id) return oauthError(401, 'invalid_client', 'client_id is required');
+  if (!(await oauth(app).client(client_id)))
+    return oauthError(401, 'invalid_client', 'unknown client_id');
+  if ((await oauth(app).revokeToken(value, client_id)) === 'other_client')
+    return oauthError(400, 'invalid_request', 'this token was issued to another client');
   return new Response(null, { status: 200, headers: noStore });
 };
 

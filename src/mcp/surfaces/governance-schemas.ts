@@ -13,14 +13,12 @@ import { SyncEnvelope } from '../../events/envelope.js';
 /** Argument and result schemas of the governance surface (contracts/governance.md). */
 
 export const ProjectId = Id.describe('the project, by id');
-export const WorkPackageId = Id.describe('the work package, by id (chosen at issue)');
+export const WorkPackageId = Id.describe('the work package, by id');
 export const IdempotencyKey = z
   .string()
   .min(1)
   .max(128)
-  .describe(
-    'your key for this change: a repeat replays the first answer; other arguments: conflict',
-  );
+  .describe('your key for this change: a repeat replays its first answer');
 const text = (max: number, what: string) => z.string().min(1).max(max).describe(what);
 export const optionalText = (max: number, what: string) =>
   z.string().max(max).optional().describe(what);

@@ -212,12 +212,10 @@ const recordTools: AnyTool[] = [
   mutation({
     name: 'link_commit',
     title: 'Link a commit',
-    description:
-      'Any member: links a git commit to a work package. commit_id is a hexadecimal object id ' +
-      '(4 to 64 digits); anything else is invalid_argument.',
+    description: 'Any member: links a git commit to a work package.',
     args: {
       work_package_id: S.WorkPackageId,
-      commit_id: z.string().min(1).max(200).describe('hexadecimal git object id'),
+      commit_id: z.string().min(1).max(200).describe('a git object id: 4 to 64 hexadecimal digits'),
       repository: S.optionalText(2000, 'where the commit lives'),
     },
     output: S.LinkedCommit,
@@ -259,12 +257,17 @@ const feedTools: AnyTool[] = [
     name: 'sync_since',
     title: 'Sync events since a cursor',
     description:
-      "Returns the project's events after `cursor` (0: from the start), in order, at most " +
-      '`limit` (1–500, default 500), with next_cursor and has_more. Paging on with next_cursor ' +
-      'sees every event exactly once.',
+      "Returns the project's events after `cursor` in order, with next_cursor and has_more. " +
+      'Paging on with next_cursor sees every event exactly once.',
     args: {
       cursor: z.number().int().min(0).describe('the last cursor you have seen; 0 for all'),
-      limit: z.number().int().min(1).max(500).optional().describe('at most this many (≤ 500)'),
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(500)
+        .optional()
+        .describe('at most this many (default and most: 500)'),
     },
     output: S.SyncPage,
     run: (app, args, who) => governance(app).syncSince(args, who),
@@ -290,7 +293,9 @@ export const governanceSurface: Surface = {
     'Governance: projects with actors in roles (PO, PM, PA, ARCHITECT, LEAD_ENGINEER, ' +
     'IMPLEMENTER, REVIEWER); work packages are issued, claimed, submitted, independently ' +
     'reviewed and gated; decisions, escalations and baselines are recorded. Start with ' +
-    'list_pending_actions. Every change takes an idempotency_key; failures carry error.code ' +
+    'list_pending_actions. Every change takes an idempotency_key: the same key with the same ' +
+    'arguments replays the first answer and appends nothing; with other arguments it is a ' +
+    'conflict. Failures carry error.code ' +
     '(forbidden, not_found, invalid_argument, invalid_state, conflict).',
   tiers: ['all'],
   defaultTier: 'all',

@@ -1,0 +1,22 @@
+import type { Surface } from '../mcp/tool.js';
+import { governanceSurface } from '../mcp/surfaces/governance.js';
+import { intentSurface } from '../mcp/surfaces/intent.js';
+import { missionsSurface } from '../mcp/surfaces/missions.js';
+import { storyMapSurface } from '../mcp/surfaces/storymap.js';
+import { storyMapLocalSurface } from '../mcp/surfaces/storymap-local.js';
+import { systemSurface } from '../mcp/surfaces/system.js';
+
+/*
+ * Every context's MCP surfaces without the rest of its module (web pages, CLI commands, the
+ * HTTP stack they pull in): what `intentlog mcp` loads, since hosts start it on every session.
+ * In the order `surfacesOf(modules)` gives (index.ts); test/modules/kernel.test.ts holds them
+ * equal.
+ */
+export const servedSurfaces: readonly Surface[] = [
+  systemSurface,
+  governanceSurface,
+  storyMapSurface,
+  storyMapLocalSurface,
+  intentSurface,
+  missionsSurface,
+];

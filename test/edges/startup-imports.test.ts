@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { intentlogArgs } from '../support/intentlog-bin.js';
+
+const reporter = new URL('./loaded-modules.mjs', import.meta.url).pathname;
+
+let dir: string;
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'intentlog-imports-'));
+});
+after(() => rm(dir, { recursive: true, force: true }));
+
+/** The modules `intentlog <args>` loaded, one path or URL a line; `input` goes to its stdin. */
+const loadedBy = async (args: string[], input = ''): Promise<string[]> => {
+  const file = join(dir, `loaded-${args[0]}.txt`);
+  const child = spawn(process.execPath, ['--import', reporter, ...intentlogArgs(args)], {
+    env: { ...process.env, LOADED_MODULES_FILE: file, INTENTLOG_STORE: '' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stdin.end(input);
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  assert.equal(code, 0, `intentlog ${args.join(' ')}`);
+  assert.notEqual(stdout, '', 'it answered');
+  return (await readFile(file, 'utf8')).split('\n').filter(Boolean);
+};
+
+const none = (loaded: string[], pattern: RegExp, what: string) =>
+  assert.deepEqual(
+    loaded.filter((m) => pattern.test(m)),
+    [],
+    `${what} should not be loaded`,
+  );
+
+describe('start-up: a command loads only what it uses', () => {
+  it('token create loads the log and the writer path, not MCP, the web view or PostgreSQL', async () => {
+    const loaded = await loadedBy(['token', 'create', '--system', '--data-dir', join(dir, 'a')]);
+    assert.ok(
+      loaded.some((m) => /src\/events\/|dist\/events\//.test(m)),
+      'the log is loaded',
+    );
+    none(loaded, /@modelcontextprotocol|\/(src|dist)\/mcp\//, 'the MCP server');
+    none(loaded, /\/(src|dist)\/web\/|node_modules\/(hono|@hono)\//, 'the web view');
+    none(loaded, /node_modules\/(pg|prom-client|pino|@dagrejs|minisearch)\//, 'serve’s libraries');
+    // rxjs's CommonJS index requires every operator; the product takes what it uses by file
+    none(loaded, /node_modules\/rxjs\/dist\/cjs\/(index|operators\/index)\.js$/, 'rxjs’s index');
+  });
+
+  it('mcp loads the surfaces and the kernel, not the web view or the HTTP stack', async () => {
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'test', version: '1' },
+      },
+    };
+    const loaded = await loadedBy(
+      ['mcp', '--data-dir', join(dir, 'b')],
+      `${JSON.stringify(initialize)}\n`,
+    );
+    assert.ok(
+      loaded.some((m) => /\/mcp\/surfaces\/governance\./.test(m)),
+      'its surfaces',
+    );
+    none(loaded, /\/(src|dist)\/web\/|node_modules\/(hono|@hono)\//, 'the web view');
+    none(loaded, /\/(src|dist)\/mcp\/(http|oauth)\//, 'the HTTP transport and sign-in');
+    none(loaded, /node_modules\/(pg|prom-client|@dagrejs)\//, 'serve’s libraries');
+  });
+});
