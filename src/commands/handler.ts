@@ -164,17 +164,27 @@ const execute = async <S, E extends Event, R>(
   idempotency: Idempotency | undefined,
 ): Promise<CommandOutcome<R>> => {
   const claim = claimOf(idempotency);
-  if (claim) {
-    const prior = await log.getIdempotency(claim.scope);
-    if (prior) return replay(prior, claim);
-  }
+  const stored = async (): Promise<CommandOutcome<R> | undefined> => {
+    const prior = claim && (await log.getIdempotency(claim.scope));
+    return prior ? replay(prior, claim!) : undefined;
+  };
+  const first = await stored();
+  if (first) return first;
   const streams = plan.streams.map((s) => s.name);
-  const once = () => inTurn(log, streams, () => attempt(log, plan, claim));
+  // An attempt that waited its turn, or retries a lost race, may find its key answered by the
+  // command it waited for: that answer, not a decision on the state it left (which would refuse
+  // "already exists").
+  const once = (again: boolean) =>
+    inTurn(
+      log,
+      streams,
+      async (waited) => (again || waited ? await stored() : undefined) ?? attempt(log, plan, claim),
+    );
   try {
     // The first attempt goes without a retry schedule (the retry library builds one per call,
     // a tenth of a command's CPU); only a version conflict starts the jittered retries.
-    return await once().catch((error: unknown) => {
-      if (isExpectedVersionConflictError(error)) return asyncRetry(once, retry);
+    return await once(false).catch((error: unknown) => {
+      if (isExpectedVersionConflictError(error)) return asyncRetry(() => once(true), retry);
       throw error;
     });
   } catch (error) {

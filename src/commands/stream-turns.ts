@@ -14,7 +14,8 @@ const queues = new WeakMap<object, Map<string, Promise<void>>>();
 export const inTurn = async <T>(
   log: object,
   streams: readonly string[],
-  body: () => Promise<T>,
+  /** told whether the turn had to wait for another */
+  body: (waited: boolean) => Promise<T>,
 ): Promise<T> => {
   let tails = queues.get(log);
   if (!tails) queues.set(log, (tails = new Map()));
@@ -24,8 +25,9 @@ export const inTurn = async <T>(
   const before = names.map((name) => tails.get(name));
   for (const name of names) tails.set(name, mine);
   try {
-    await Promise.all(before);
-    return await body();
+    const waits = before.filter((b) => b !== undefined);
+    await Promise.all(waits);
+    return await body(waits.length > 0);
   } finally {
     release();
     for (const name of names) if (tails.get(name) === mine) tails.delete(name);
