@@ -44,6 +44,14 @@ const merge = (changes: readonly FileChange[]): FileChange[] => {
  * committed yet (`git diff HEAD`), per file. A repository without commits answers only the
  * working tree.
  */
+/**
+ * Commits after the second `since` falls in. Git keeps commit times in whole seconds and its
+ * `--since` includes that second, so a commit made in the same second as the build (the build's
+ * own commit, moments before it was recorded) would count as a change after it.
+ */
+const afterSecond = (since: string): string =>
+  `--since=@${Math.floor(Date.parse(since) / 1000) + 1}`;
+
 export const changesSince = async (
   root: string,
   files: readonly string[],
@@ -51,7 +59,7 @@ export const changesSince = async (
 ): Promise<FileChange[]> => {
   if (files.length === 0) return [];
   const committed = since
-    ? await git(root, ['log', `--since=${since}`, '--numstat', '--format=', '--', ...files]).catch(
+    ? await git(root, ['log', afterSecond(since), '--numstat', '--format=', '--', ...files]).catch(
         () => '',
       )
     : '';
