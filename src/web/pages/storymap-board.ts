@@ -25,6 +25,9 @@ const card = (ctx: PageContext, projectId: string, r: OrderRow): Html =>
     ${statusBadge(r.status)}
   </li>`;
 
+const releasePath = (projectId: string, order: number) =>
+  `/projects/${encodeURIComponent(projectId)}/releases/${order}`;
+
 /** The release rows: every labelled release, and any release a story sits in without a label. */
 const releasesOf = (map: MapView, rows: readonly OrderRow[]) => {
   const labelled = new Map(map.releases.map((r) => [r.release_order, r.label]));
@@ -66,7 +69,13 @@ const board = (ctx: PageContext, map: MapView, rows: readonly OrderRow[]): Html 
         ${releasesOf(map, rows).map(
           ([order, label]) =>
             html`<tr>
-              <th scope="row">Release ${order}<br /><small>${label}</small></th>
+              <th scope="row">
+                <a
+                  href="${href(releasePath(map.project_id, order), { at: ctx.at })}"
+                  title="Release ${order}: progress over time"
+                  >Release ${order}</a
+                ><br /><small>${label}</small>
+              </th>
               ${activities.map((a) => {
                 const here = cells.get(`${order}\u0000${a}`) ?? [];
                 return html`<td data-cell="${cellOf({ release: order, activity: a })}">
