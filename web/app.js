@@ -1,4 +1,4 @@
-/* global document, location, fetch, EventSource, DOMParser, TextDecoderStream, CSS */
+/* global document, location, fetch, EventSource, DOMParser, TextDecoderStream */
 // intentlog web view: the few things a server-rendered page cannot do alone.
 // Plain script, no build step, no dependencies; every page works without it.
 (() => {
@@ -102,7 +102,8 @@
       );
       if (cards.some((c) => c.cell === null || !cells.has(c.cell))) return false;
       for (const c of cards) {
-        region.querySelector(`li.card[data-id="${CSS.escape(c.id)}"]`)?.remove();
+        // a card is known by its key's number, unique in its map (and shorter than its id)
+        region.querySelector(`table.board li.card[data-number="${c.number}"]`)?.remove();
         const td = cells.get(c.cell);
         let list = td.querySelector('ul.cards');
         if (!list) {

@@ -18,7 +18,7 @@ const cellOf = (r: Pick<OrderRow, 'release' | 'activity'>) =>
   `${r.release}/${encodeURIComponent(r.activity)}`;
 
 const card = (ctx: PageContext, projectId: string, r: OrderRow): Html =>
-  html`<li class="card st-${r.status}" data-id="${r.id}" data-number="${r.number}">
+  html`<li class="card st-${r.status}" data-number="${r.number}">
     <a href="${href(storyPath(projectId, r.key), { at: ctx.at })}"
       ><span class="key">${r.key}</span> ${r.title}</a
     >
@@ -125,16 +125,20 @@ const summary = (map: MapView, rows: readonly OrderRow[]): Html => {
  * it belongs in (null: it is off the board, cancelled or gone, which the script answers with a
  * full refresh), and the summary line.
  */
+const MAX_CARDS = 200;
+
 const cards = async (ctx: PageContext) => {
   const found = await mapOf(ctx);
   if (!found.ok) return undefined;
   const { map } = found;
   const wanted = new Set((ctx.url.searchParams.get('stories') ?? '').split(',').filter(Boolean));
+  // more than a page of cards: the script refreshes the whole region instead
+  if (wanted.size > MAX_CARDS) return undefined;
   const rows = await storyMapAt(ctx).rows(map.project_id);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return {
     summary: summary(map, rows).value,
-    cards: [...wanted].slice(0, 200).map((id) => {
+    cards: [...wanted].map((id) => {
       const r = byId.get(id);
       return r && r.cancelled_at === null
         ? { id, number: r.number, cell: cellOf(r), html: card(ctx, map.project_id, r).value }
