@@ -90,6 +90,10 @@
       template.innerHTML = markup.trim();
       return template.content.firstElementChild;
     };
+    const keyOf = (li) => li.querySelector('.key')?.textContent ?? '';
+    const numberOf = (li) => Number(keyOf(li).split('-').pop());
+    const cardOf = (key) =>
+      [...region.querySelectorAll('table.board li.card')].find((li) => keyOf(li) === key);
     // true when every card found its place; false asks for the whole region
     const patch = async (ids) => {
       const url = new URL(patchUrl, location.href);
@@ -102,8 +106,8 @@
       );
       if (cards.some((c) => c.cell === null || !cells.has(c.cell))) return false;
       for (const c of cards) {
-        // a card is known by its key's number, unique in its map (and shorter than its id)
-        region.querySelector(`table.board li.card[data-number="${c.number}"]`)?.remove();
+        // a card is known by its key (PB-7), unique in its map; cards sort by the key's number
+        cardOf(c.key)?.remove();
         const td = cells.get(c.cell);
         let list = td.querySelector('ul.cards');
         if (!list) {
@@ -111,7 +115,7 @@
           list.className = 'cards';
           td.append(list);
         }
-        const next = [...list.children].find((li) => Number(li.dataset.number) > c.number);
+        const next = [...list.children].find((li) => numberOf(li) > c.number);
         list.insertBefore(fragmentOf(c.html), next ?? null);
       }
       for (const list of region.querySelectorAll('td ul.cards:empty')) list.remove();

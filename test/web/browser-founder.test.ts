@@ -87,6 +87,15 @@ describe(
         await tab.goto(`${web.base}/projects/${project_id}/stories/PB-2`);
         assert.match(await tab.locator('main').innerText(), /Blocker: Reorder on touch/);
         assert.deepEqual(await axeViolations(tab), [], 'axe on a story with its waiting forms');
+
+        await tab.goto(`${web.base}/projects/${project_id}/storymap`);
+        await tab.getByRole('link', { name: 'Release 1' }).click();
+        const chart = tab.getByRole('img', { name: /^Release 1 .*built or approved/ });
+        assert.match((await chart.getAttribute('aria-label'))!, /1 of 2 live stories/);
+        await tab.getByText('The numbers').click();
+        assert.ok((await tab.locator('details table tbody tr').count()) >= 3, 'its numbers');
+        assert.deepEqual(await axeViolations(tab), [], 'axe on the release progress chart');
+        if (SHOTS) await tab.screenshot({ path: `${SHOTS}/release-progress.png`, fullPage: true });
         await context.close();
       }));
 

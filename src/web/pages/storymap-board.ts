@@ -18,7 +18,7 @@ const cellOf = (r: Pick<OrderRow, 'release' | 'activity'>) =>
   `${r.release}/${encodeURIComponent(r.activity)}`;
 
 const card = (ctx: PageContext, projectId: string, r: OrderRow): Html =>
-  html`<li class="card st-${r.status}" data-number="${r.number}">
+  html`<li class="card st-${r.status}">
     <a href="${href(storyPath(projectId, r.key), { at: ctx.at })}"
       ><span class="key">${r.key}</span> ${r.title}</a
     >
@@ -141,8 +141,14 @@ const cards = async (ctx: PageContext) => {
     cards: [...wanted].map((id) => {
       const r = byId.get(id);
       return r && r.cancelled_at === null
-        ? { id, number: r.number, cell: cellOf(r), html: card(ctx, map.project_id, r).value }
-        : { id, number: null, cell: null, html: null };
+        ? {
+            id,
+            key: r.key,
+            number: r.number,
+            cell: cellOf(r),
+            html: card(ctx, map.project_id, r).value,
+          }
+        : { id, key: null, number: null, cell: null, html: null };
     }),
   };
 };
