@@ -59,19 +59,21 @@
   }
 
   // A project's page: when its project changes, fetch the page again and swap the live region,
-  // unless the person is typing in one of its forms.
+  // unless the person is typing in one of its forms. A region that can be patched
+  // (data-live-patch: the board) fetches only the cards of the stories the events touched and
+  // moves them to their cells; anything else it cannot place falls back to the whole region.
   const region = document.getElementById('live-region');
   if (region?.dataset.liveProject) {
     const project = region.dataset.liveProject;
+    const patchUrl = region.dataset.livePatch;
     let timer;
+    let whole = false;
+    const touched = new Set();
+    let running = Promise.resolve();
+    const typing = () =>
+      region.contains(document.activeElement) &&
+      document.activeElement.matches('input, textarea, select');
     const refresh = async () => {
-      if (
-        region.contains(document.activeElement) &&
-        document.activeElement.matches('input, textarea, select')
-      ) {
-        timer = setTimeout(refresh, 500);
-        return;
-      }
       const response = await fetch(location.pathname + location.search, {
         headers: { accept: 'text/html' },
       });
@@ -83,10 +85,63 @@
         say('this page was updated');
       }
     };
+    const fragmentOf = (markup) => {
+      const template = document.createElement('template');
+      template.innerHTML = markup.trim();
+      return template.content.firstElementChild;
+    };
+    const keyOf = (li) => li.querySelector('.key')?.textContent ?? '';
+    const numberOf = (li) => Number(keyOf(li).split('-').pop());
+    const cardOf = (key) =>
+      [...region.querySelectorAll('table.board li.card')].find((li) => keyOf(li) === key);
+    // true when every card found its place; false asks for the whole region
+    const patch = async (ids) => {
+      const url = new URL(patchUrl, location.href);
+      url.searchParams.set('stories', ids.join(','));
+      const response = await fetch(url, { headers: { accept: 'application/json' } });
+      if (!response.ok) return false;
+      const { summary, cards } = await response.json();
+      const cells = new Map(
+        [...region.querySelectorAll('td[data-cell]')].map((td) => [td.dataset.cell, td]),
+      );
+      if (cards.some((c) => c.cell === null || !cells.has(c.cell))) return false;
+      for (const c of cards) {
+        // a card is known by its key (PB-7), unique in its map; cards sort by the key's number
+        cardOf(c.key)?.remove();
+        const td = cells.get(c.cell);
+        let list = td.querySelector('ul.cards');
+        if (!list) {
+          list = document.createElement('ul');
+          list.className = 'cards';
+          td.append(list);
+        }
+        const next = [...list.children].find((li) => numberOf(li) > c.number);
+        list.insertBefore(fragmentOf(c.html), next ?? null);
+      }
+      for (const list of region.querySelectorAll('td ul.cards:empty')) list.remove();
+      region.querySelector('#board-summary')?.replaceWith(fragmentOf(summary));
+      say(`updated ${cards.length === 1 ? 'a story' : `${cards.length} stories`}`);
+      return true;
+    };
+    const update = async () => {
+      if (typing()) {
+        timer = setTimeout(() => (running = running.then(update)), 500);
+        return;
+      }
+      const ids = [...touched];
+      const all = whole || !patchUrl || ids.length === 0;
+      touched.clear();
+      whole = false;
+      if (all || !(await patch(ids).catch(() => false))) await refresh();
+    };
     const source = new EventSource(`/events?project=${encodeURIComponent(project)}`);
-    source.addEventListener('log', () => {
+    source.addEventListener('log', (message) => {
+      const row = JSON.parse(message.data);
+      if (row.aggregate_type === 'story') touched.add(row.aggregate_id);
+      else whole = true;
       clearTimeout(timer);
-      timer = setTimeout(refresh, 50);
+      // one update at a time, in order: a later answer never loses to an earlier one
+      timer = setTimeout(() => (running = running.then(update, update)), 20);
     });
   }
 

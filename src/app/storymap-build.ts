@@ -264,3 +264,13 @@ export const storyMapBuild = (app: App) => {
 };
 
 export const storymapBuild = perApp(storyMapBuild);
+
+/**
+ * A feedback point as a person writes it (`intentlog founder plan request-changes --point`, the
+ * web's feedback field): `s2: move the migration first` targets step s2; any other text is a
+ * point on the whole plan.
+ */
+export const feedbackPoint = (text: string): { text: string; step_id?: string } => {
+  const match = /^(s\d+):\s*(.+)$/s.exec(text.trim());
+  return match ? { step_id: match[1]!, text: match[2]! } : { text: text.trim() };
+};

@@ -5,6 +5,7 @@ import { intentTaskPage, intentTasksPage } from '../web/pages/intent.js';
 import { missionPage, missionsPage } from '../web/pages/missions.js';
 import { buildOrderPage } from '../web/pages/storymap-build-order.js';
 import { storyBoardPage } from '../web/pages/storymap-board.js';
+import { releaseProgressPage } from '../web/pages/storymap-release.js';
 import { storyPage } from '../web/pages/storymap-story.js';
 import { founderTodoPage } from '../web/pages/storymap-todo.js';
 import { timelinePage } from '../web/pages/timeline.js';
@@ -15,7 +16,13 @@ import { webKernel } from './kernel.js';
  * The story map's pages, listed here rather than in the story map's module while that context
  * is being reworked in parallel (the lead may move them to `storymapModule.pages`).
  */
-const storyMapPages = [storyBoardPage, buildOrderPage, founderTodoPage, storyPage];
+const storyMapPages = [
+  storyBoardPage,
+  buildOrderPage,
+  founderTodoPage,
+  storyPage,
+  releaseProgressPage,
+];
 /** Likewise the intent and missions pages (their modules may list them instead). */
 const intentPages = [intentTasksPage, intentTaskPage];
 const missionsPages = [missionsPage, missionPage];

@@ -40,6 +40,11 @@ export type Page = {
   /** the read models it reads; time travel rebuilds only these. Default: every one */
   models?: readonly string[];
   render(ctx: PageContext): Promise<Rendered>;
+  /**
+   * Parts of the page as JSON by name (`?fragment=<name>`), for the live script to patch the
+   * page with what changed; undefined: not found (404).
+   */
+  fragments?: Readonly<Record<string, (ctx: PageContext) => Promise<unknown>>>;
   /** POST handlers by the form's `op` field; each runs a command as its MCP tool would */
   actions?: Readonly<
     Record<string, (ctx: PageContext, form: URLSearchParams) => Promise<ActionOutcome>>

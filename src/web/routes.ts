@@ -23,6 +23,11 @@ export type WebOptions = {
 
 const HTML = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' };
 
+const JSON_HEADERS = {
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+};
+
 const page = (status: number, body: string, headers: Record<string, string> = {}) =>
   new Response(body, { status, headers: { ...HTML, ...headers } });
 
@@ -116,6 +121,14 @@ export const webView = ({ app, pages, modules }: WebOptions) => {
     );
   };
 
+  const fragment = async (ctx: PageContext, target: Page): Promise<Response> => {
+    const part = target.fragments?.[ctx.url.searchParams.get('fragment') ?? ''];
+    const body = part && (await part(ctx));
+    return body === undefined
+      ? new Response('{"error":"not_found"}', { status: 404, headers: JSON_HEADERS })
+      : new Response(JSON.stringify(body), { headers: JSON_HEADERS });
+  };
+
   const act = async (ctx: PageContext, target: Page, form: URLSearchParams) => {
     const op = form.get('op') ?? '';
     const action = target.actions?.[op];
@@ -156,6 +169,7 @@ export const webView = ({ app, pages, modules }: WebOptions) => {
       const params = matchPath(target.path, url.pathname);
       if (!params) continue;
       const ctx = await contextFor(url, session, secret, { page: target, params });
+      if (!form && url.searchParams.has('fragment')) return fragment(ctx, target);
       if (!form) return show(ctx, target);
       if (ctx.at !== undefined)
         return show(ctx, target, 'a page shown as of the past is read-only');

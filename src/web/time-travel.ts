@@ -1,30 +1,15 @@
 import type { App } from '../app/app.js';
-import { replayModels } from '../app/audit-models.js';
 import type { ModelStore } from '../events/index.js';
-
-const KEPT = 4;
+import { pastModels } from './past-models.js';
 
 /**
- * Read models as of a global position, rebuilt from the log into memory (the audit's replay),
- * for the projectors a page reads. The last few are kept: moving a slider back and forth, or a
- * second page at the same position, costs nothing the second time.
+ * Read models as of a global position, rebuilt from the log into memory for the projectors a
+ * page reads (`pastModels`: from the nearest kept earlier store, not from position 0).
  */
 export const timeTravel = (app: App) => {
-  const cache = new Map<string, Promise<ModelStore>>();
-  return (at: number, models?: readonly string[]): Promise<ModelStore> => {
-    const projectors = models
-      ? app.projectors.filter((p) => models.includes(p.name))
-      : app.projectors;
-    const key = `${at}|${projectors.map((p) => p.name).join(',')}`;
-    let store = cache.get(key);
-    if (!store) {
-      store = replayModels(app.log, projectors, at);
-      cache.set(key, store);
-      store.catch(() => cache.delete(key));
-      if (cache.size > KEPT) cache.delete(cache.keys().next().value!);
-    }
-    return store;
-  };
+  const past = pastModels(app.log);
+  return (at: number, models?: readonly string[]): Promise<ModelStore> =>
+    past.at(at, models ? app.projectors.filter((p) => models.includes(p.name)) : app.projectors);
 };
 
 /** `2026-12-01T12:00` (a datetime-local field, read as UTC) or any ISO time, in ms; else NaN. */

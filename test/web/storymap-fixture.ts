@@ -1,5 +1,6 @@
 import type { App } from '../../src/app/app.js';
 import { storymap } from '../../src/app/storymap.js';
+import { storymapBuild } from '../../src/app/storymap-build.js';
 import { SYSTEM } from '../../src/commands/principal.js';
 
 export const VISION = {
@@ -53,4 +54,35 @@ export const photoBook = async (app: App) => {
   await sm.addNote({ project_id, story_id: 'PB-1', note: 'Uses the phone picker.' }, SYSTEM);
   await sm.cancel({ project_id, story_id: share!, reason: 'not now' }, SYSTEM, true);
   return { project_id };
+};
+
+/**
+ * An agent at work on PB-2 of the photo book: it started the story, saved a two-step plan (it
+ * awaits review), handed the founder a step and raised a blocker.
+ */
+export const agentAtWork = async (app: App, project_id: string) => {
+  const build = storymapBuild(app);
+  const on = { project_id, story_id: 'PB-2' };
+  await build.start(on, SYSTEM, { session_id: 'agent-1', client: null });
+  await build.savePlan(
+    { ...on, steps: [{ text: 'Lay out the page grid' }, { text: 'Drag pages to reorder' }] },
+    SYSTEM,
+    'agent-1',
+  );
+  await build.needsFounder(
+    { ...on, action: 'Create the print shop account', detail: 'needs a card' },
+    SYSTEM,
+    'agent-1',
+  );
+  await build.raiseBlocker(
+    {
+      ...on,
+      summary: 'Reorder on touch',
+      attempting: 'drag and drop',
+      failing: 'no long-press on iOS',
+      decision_needed: 'buttons or long-press?',
+    },
+    SYSTEM,
+    'agent-1',
+  );
 };

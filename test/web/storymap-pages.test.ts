@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { csrfOf, getPage, postForm, withWeb } from './harness.js';
 import { photoBook } from './storymap-fixture.js';
+import { storymap } from '../../src/app/storymap.js';
 
 const text = async (r: Response) => {
   const body = await r.text();
@@ -126,5 +127,42 @@ describe('web view: story-map pages', () => {
       ).body;
       assert.doesNotMatch(board, /card st-done/, 'nothing was built then');
       assert.match(board, /card st-todo/);
+    }));
+
+  it("a release's progress over time: a chart with its numbers, counted like the board, as of then", () =>
+    withWeb(async (web) => {
+      const { project_id } = await photoBook(web.app);
+      const cookie = await web.signInAs();
+      const path = `/projects/${project_id}/releases/1`;
+      const { status, body } = await text(await getPage(web, path, cookie));
+      assert.equal(status, 200);
+      assert.match(
+        body,
+        /<svg[^>]*role="img"[^>]*aria-label="Release 1 [^"]*: 1 of 2 live stories built or approved\."/,
+      );
+      const rows = (await storymap(web.app).reads.rows(project_id)).filter(
+        (r) => r.release === 1 && r.cancelled_at === null,
+      );
+      assert.equal(rows.length, 2, 'the board counts the same stories');
+      const numbers = [
+        ...body.matchAll(/<tr>\s*<td>(\d+)<\/td>\s*<td>(\d+)<\/td>\s*<td>(\d+)<\/td>/g),
+      ].map((m) => m.slice(1).map(Number));
+      assert.deepEqual(
+        numbers.map(([, stories, built]) => [stories, built]),
+        [
+          [1, 0],
+          [2, 0],
+          [2, 1],
+        ],
+        'one point per change: PB-1 created, PB-2 created, PB-1 built',
+      );
+      const beforeBuilt = numbers[2]![0]! - 1;
+      const past = (await text(await getPage(web, `${path}?at=${beforeBuilt}`, cookie))).body;
+      assert.match(past, /0 of 2 live stories built or approved/);
+      assert.match(past, /Shown as of global position/);
+      const board = (await text(await getPage(web, `/projects/${project_id}/storymap`, cookie)))
+        .body;
+      assert.match(board, new RegExp(`href="${path}"[^>]*>Release 1</a`));
+      assert.equal((await getPage(web, `/projects/${project_id}/releases/x`, cookie)).status, 404);
     }));
 });

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { storymapBuild } from '../../app/storymap-build.js';
+import { feedbackPoint as pointOf, storymapBuild } from '../../app/storymap-build.js';
 import { leaf, run, type FounderFlags } from './founder.js';
 
 /**
@@ -10,12 +10,6 @@ import { leaf, run, type FounderFlags } from './founder.js';
 type PlanFlags = FounderFlags & { point?: string[]; decision?: string; note?: string };
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
-
-/** `s2: move the migration first` targets step s2; any other text is a point on the whole plan. */
-const pointOf = (text: string) => {
-  const match = /^(s\d+):\s*(.+)$/s.exec(text.trim());
-  return match ? { step_id: match[1]!, text: match[2]! } : { text };
-};
 
 const STORY = ['<story>', 'a key like PB-42, a UUID or a UUID prefix'] as const;
 

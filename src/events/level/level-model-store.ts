@@ -1,3 +1,4 @@
+import type { AbstractSnapshot } from 'abstract-level';
 import { decode, encode } from '../codec.js';
 import type { SealedContent } from '../envelope.js';
 import type { ModelOp, ModelRange, ModelStore } from '../model-store.js';
@@ -31,7 +32,13 @@ const sealedOf = (stored: Buffer): SealedContent => decode(stored.subarray(1));
  * an instance's memory (PostgreSQL). Values put with `seal` are stored sealed under the subject's
  * content key, looked up with `keys` (with none, a sealed value is not stored at all).
  */
-export const levelModelStore = (db: LevelDb, keys: ModelKeys = noKeys): ModelStore => {
+export const levelModelStore = (
+  db: LevelDb,
+  keys: ModelKeys = noKeys,
+  /** reads see this snapshot of `db` (a past state kept while the database moves on) */
+  snapshot?: AbstractSnapshot,
+): ModelStore => {
+  const read = snapshot ? { snapshot } : {};
   /** Values as readers get them: sealed ones opened, undefined once their key is gone. */
   const values = async <T>(stored: (Buffer | undefined)[]): Promise<(T | undefined)[]> => {
     const subjects = stored.flatMap((b) => (b && isSealed(b) ? [sealedOf(b).subject] : []));
@@ -46,14 +53,19 @@ export const levelModelStore = (db: LevelDb, keys: ModelKeys = noKeys): ModelSto
 
   return {
     async get<T>(key: string) {
-      return (await values<T>([await db.get(Keys.model(key))]))[0];
+      return (await values<T>([await db.get(Keys.model(key), read)]))[0];
     },
     async getMany<T>(keys: string[]) {
-      return values<T>(await db.getMany(keys.map(Keys.model)));
+      return values<T>(await db.getMany(keys.map(Keys.model), read));
     },
     async range<T>({ prefix, limit, reverse }: ModelRange) {
       const entries = await db
-        .iterator({ ...Keys.modelPrefix(prefix), limit: limit ?? -1, reverse: reverse ?? false })
+        .iterator({
+          ...read,
+          ...Keys.modelPrefix(prefix),
+          limit: limit ?? -1,
+          reverse: reverse ?? false,
+        })
         .all();
       const opened = await values<T>(entries.map(([, v]) => v));
       return entries.flatMap(([k], i): [string, T][] =>

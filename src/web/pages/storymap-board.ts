@@ -13,6 +13,10 @@ import {
 
 const byKey = (a: OrderRow, b: OrderRow) => a.number - b.number;
 
+/** The cell a live story's card sits in (the live script finds it by this name). */
+const cellOf = (r: Pick<OrderRow, 'release' | 'activity'>) =>
+  `${r.release}/${encodeURIComponent(r.activity)}`;
+
 const card = (ctx: PageContext, projectId: string, r: OrderRow): Html =>
   html`<li class="card st-${r.status}">
     <a href="${href(storyPath(projectId, r.key), { at: ctx.at })}"
@@ -20,6 +24,9 @@ const card = (ctx: PageContext, projectId: string, r: OrderRow): Html =>
     >
     ${statusBadge(r.status)}
   </li>`;
+
+const releasePath = (projectId: string, order: number) =>
+  `/projects/${encodeURIComponent(projectId)}/releases/${order}`;
 
 /** The release rows: every labelled release, and any release a story sits in without a label. */
 const releasesOf = (map: MapView, rows: readonly OrderRow[]) => {
@@ -62,10 +69,16 @@ const board = (ctx: PageContext, map: MapView, rows: readonly OrderRow[]): Html 
         ${releasesOf(map, rows).map(
           ([order, label]) =>
             html`<tr>
-              <th scope="row">Release ${order}<br /><small>${label}</small></th>
+              <th scope="row">
+                <a
+                  href="${href(releasePath(map.project_id, order), { at: ctx.at })}"
+                  title="Release ${order}: progress over time"
+                  >Release ${order}</a
+                ><br /><small>${label}</small>
+              </th>
               ${activities.map((a) => {
                 const here = cells.get(`${order}\u0000${a}`) ?? [];
-                return html`<td>
+                return html`<td data-cell="${cellOf({ release: order, activity: a })}">
                   ${
                     here.length === 0
                       ? ''
@@ -97,11 +110,55 @@ const cancelledList = (ctx: PageContext, projectId: string, rows: readonly Order
         )}
       </ul>`;
 
+const summary = (map: MapView, rows: readonly OrderRow[]): Html => {
+  const live = rows.filter((r) => r.cancelled_at === null);
+  const done = live.filter((r) => r.status === 'done' || r.status === 'approved').length;
+  return html`<p id="board-summary">
+    ${map.idea} <br /><strong>${live.length}</strong> live stories, ${done} built or approved,
+    ${rows.length - live.length} cancelled${map.archived ? html`. <strong>Archived.</strong>` : ''}
+  </p>`;
+};
+
+/**
+ * The cards of some stories as they are now, for the live script to patch the board with
+ * instead of fetching all of it (`?fragment=cards&stories=<id>,<id>`): each card with the cell
+ * it belongs in (null: it is off the board, cancelled or gone, which the script answers with a
+ * full refresh), and the summary line.
+ */
+const MAX_CARDS = 200;
+
+const cards = async (ctx: PageContext) => {
+  const found = await mapOf(ctx);
+  if (!found.ok) return undefined;
+  const { map } = found;
+  const wanted = new Set((ctx.url.searchParams.get('stories') ?? '').split(',').filter(Boolean));
+  // more than a page of cards: the script refreshes the whole region instead
+  if (wanted.size > MAX_CARDS) return undefined;
+  const rows = await storyMapAt(ctx).rows(map.project_id);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return {
+    summary: summary(map, rows).value,
+    cards: [...wanted].map((id) => {
+      const r = byId.get(id);
+      return r && r.cancelled_at === null
+        ? {
+            id,
+            key: r.key,
+            number: r.number,
+            cell: cellOf(r),
+            html: card(ctx, map.project_id, r).value,
+          }
+        : { id, key: null, number: null, cell: null, html: null };
+    }),
+  };
+};
+
 /** The story map as a board: activities as columns, releases as rows, stories as cards. */
 export const storyBoardPage = definePage({
   path: '/projects/:project/storymap',
   projectTab: 'Story map',
   models: STORYMAP_MODELS,
+  fragments: { cards },
   async render(ctx) {
     const found = await mapOf(ctx);
     if (!found.ok) return found.page;
@@ -109,13 +166,13 @@ export const storyBoardPage = definePage({
     const rows = await storyMapAt(ctx).rows(map.project_id);
     const live = rows.filter((r) => r.cancelled_at === null);
     const cancelled = rows.filter((r) => r.cancelled_at !== null);
-    const done = live.filter((r) => r.status === 'done' || r.status === 'approved').length;
-    const body = html`<div data-live-project="${map.project_id}" id="live-region">
-      <p>
-        ${map.idea} <br /><strong>${live.length}</strong> live stories, ${done} built or approved,
-        ${cancelled.length} cancelled${map.archived ? html`. <strong>Archived.</strong>` : ''}
-      </p>
-      ${legend} ${board(ctx, map, live)}
+    const patch = href(ctx.url.pathname, { fragment: 'cards' });
+    const body = html`<div
+      data-live-project="${map.project_id}"
+      data-live-patch="${patch}"
+      id="live-region"
+    >
+      ${summary(map, rows)} ${legend} ${board(ctx, map, live)}
       <section aria-labelledby="cancelled-h">
         <h2 id="cancelled-h">Cancelled (${cancelled.length})</h2>
         ${cancelledList(ctx, map.project_id, cancelled)}

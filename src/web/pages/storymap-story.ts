@@ -2,7 +2,9 @@ import { STORYMAP_STORIES, StoryMapKeys } from '../../projections/storymap-stori
 import type { StoryView } from '../../projections/storymap-views.js';
 import { href, html, type Html } from '../html.js';
 import { definePage, type PageContext } from '../page.js';
+import { openBlockers, openHandoffs } from '../../events/catalog/storymap-build-fold.js';
 import { founderActions, formsFor } from '../storymap/actions.js';
+import { blockerForm, buildActions, handoffForm, planForms } from '../storymap/build-actions.js';
 import { mapOf, STORYMAP_MODELS, statusBadge, storyMapAt, storyPath } from '../storymap/reads.js';
 import {
   storyExtras,
@@ -58,7 +60,7 @@ const planVersion = (p: PlanView, i: number, last: boolean): Html =>
       ${p.steps.map(
         (s) =>
           html`<li>
-            ${s.text}${s.files?.length ? html` <small>(${s.files.join(', ')})</small>` : ''}
+            ${s.id ? html`<code>${s.id}</code> ` : ''}${s.text}${s.files?.length ? html` <small>(${s.files.join(', ')})</small>` : ''}
           </li>`,
       )}
     </ol>
@@ -149,11 +151,33 @@ const facts = (ctx: PageContext, v: StoryView, keys: ReadonlyMap<string, string>
   </dl>`;
 };
 
+/** What the building loop waits on the founder for, with its forms: the plan, hand-offs, blockers. */
+const waiting = (ctx: PageContext, v: StoryView): Html => {
+  const plan = v.build.plan;
+  const review = plan && (plan.review === 'awaiting' || plan.spec_changed_since_approval);
+  const handoffs = openHandoffs(v.build);
+  const blockers = openBlockers(v.build);
+  if (!review && handoffs.length === 0 && blockers.length === 0) return html``;
+  return html`<h3>Waiting on you</h3>
+    <ul class="waiting">
+      ${review ? html`<li>Plan version ${plan.version}: ${planForms(ctx, v.key)}</li>` : ''}
+      ${handoffs.map(
+        (h) =>
+          html`<li>
+            Hand-off: ${h.action}${h.detail ? ` (${h.detail})` : ''} ${handoffForm(ctx, v.key, h)}
+          </li>`,
+      )}
+      ${blockers.map(
+        (b) => html`<li>Blocker: ${b.summary}: ${b.failing} ${blockerForm(ctx, v.key, b)}</li>`,
+      )}
+    </ul>`;
+};
+
 /** One story: criteria with results, plan versions with feedback, tests, notes and history. */
 export const storyPage = definePage({
   path: '/projects/:project/stories/:story',
   models: STORYMAP_MODELS,
-  actions: founderActions,
+  actions: { ...founderActions, ...buildActions },
   async render(ctx) {
     const found = await mapOf(ctx);
     if (!found.ok) return found.page;
@@ -191,7 +215,7 @@ export const storyPage = definePage({
       </section>
       <section aria-labelledby="plan-h">
         <h2 id="plan-h">Plan</h2>
-        ${plans(e)}
+        ${plans(e)} ${waiting(ctx, v)}
       </section>
       <section aria-labelledby="tests-h">
         <h2 id="tests-h">Tests</h2>

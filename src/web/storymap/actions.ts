@@ -5,14 +5,14 @@ import { actionForm } from '../forms.js';
 import { html, type Html } from '../html.js';
 import type { ActionOutcome, PageContext } from '../page.js';
 
-type Run = (ctx: PageContext, form: URLSearchParams) => Promise<unknown>;
+export type Run = (ctx: PageContext, form: URLSearchParams) => Promise<unknown>;
 
 /**
  * A founder action of the story map: the same service call (and so the same decider) as
  * `intentlog founder`, as the signed-in principal. A refusal comes back as the surface's error
  * code and message, shown on the page; success returns to the page with what was done.
  */
-const founderAction =
+export const founderAction =
   (name: string, run: Run) =>
   async (ctx: PageContext, form: URLSearchParams): Promise<ActionOutcome> => {
     try {
@@ -23,7 +23,8 @@ const founderAction =
       return { refused: { code, message: error.message } };
     }
     const back = new URL(ctx.url.pathname, ctx.url);
-    back.searchParams.set('done', `${name} ${form.get('story_id') ?? ''}`.trim());
+    const subject = form.get('story_id') ?? form.get('run') ?? '';
+    back.searchParams.set('done', `${name} ${subject}`.trim());
     return { redirect: back.pathname + back.search };
   };
 

@@ -76,9 +76,25 @@ export type FeedbackView = z.infer<typeof Feedback>;
 export type TestView = z.infer<typeof Test>;
 export type ResultView = z.infer<typeof Result>;
 
+/**
+ * The building loop keeps a story's plan, feedback and tests under `build` (BuildRecord): read
+ * them by the contract's names, as get_story shows them.
+ */
+const withBuild = (view: unknown): unknown => {
+  const parsed = z
+    .object({
+      build: z.object({ plan: z.unknown(), feedback: z.unknown(), tests: z.unknown() }).loose(),
+    })
+    .loose()
+    .safeParse(view);
+  if (!parsed.success) return view;
+  const { plan, feedback, tests } = parsed.data.build;
+  return { ...parsed.data, plan, plan_feedback: feedback, tests };
+};
+
 /** The extras of a story view: plan versions (newest last), feedback, tests, results by criterion. */
 export const storyExtras = (view: unknown) => {
-  const parsed = Extras.safeParse(view);
+  const parsed = Extras.safeParse(withBuild(view));
   if (!parsed.success)
     return { plans: [], feedback: [], tests: [], results: new Map<string, ResultView>() };
   const e = parsed.data;
