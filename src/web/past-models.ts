@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { NEVER } from 'rxjs';
+import { NEVER } from '../events/rx.js';
 import type { AbstractSnapshot } from 'abstract-level';
 import { openMemoryLevel, type EventLog, type LevelDb, type ModelStore } from '../events/index.js';
 import { levelModelStore, type ModelKeys } from '../events/level/level-model-store.js';
