@@ -9,6 +9,7 @@ import { buildOrder, isFinished, type OrderRow } from '../projections/storymap-o
 import { STORYMAP_STORIES, StoryMapKeys } from '../projections/storymap-stories.js';
 import type { StoryView } from '../projections/storymap-views.js';
 import type { App } from './app.js';
+import { lastProjectCursor } from './project-cursor.js';
 import { perApp } from './per-app.js';
 
 /** What the building loop's warnings read of a story being built or built. */
@@ -71,18 +72,9 @@ export const storyMapBuildIndex = (app: App) => {
     else e.built.set(row.id, { ...worked, claimed_by: null, files: v.implemented_files });
   };
 
-  const lastCursor = async (projectId: string) => {
-    let cursor = 0;
-    for (;;) {
-      const page = await app.log.readProject(projectId, { after: cursor, limit: 10_000 });
-      if (page.length === 0) return cursor;
-      cursor = page[page.length - 1]!.cursor;
-    }
-  };
-
   // the cursor is read before the read model is waited for: it then holds at least that much
   const build = async (projectId: string): Promise<Entry> => {
-    const cursor = await lastCursor(projectId);
+    const cursor = await lastProjectCursor(app.log, projectId);
     const position = await caughtUp();
     const stored = await models.range<StoredRow>({
       prefix: `${STORYMAP_BUILD_ORDER}/${rowPrefix(projectId)}`,

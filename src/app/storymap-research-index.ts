@@ -1,6 +1,7 @@
 import MiniSearch from 'minisearch';
 import type { DecisionView, MapView, StoryView } from '../projections/storymap-views.js';
 import type { App } from './app.js';
+import { lastProjectCursor } from './project-cursor.js';
 import { storymap } from './storymap.js';
 
 /**
@@ -79,7 +80,7 @@ export const researchIndexes = (app: App) => {
 
   // the cursor is read before the read models are waited for: they then hold at least that much
   const build = async (projectId: string, map: MapView): Promise<Entry> => {
-    const cursor = await lastCursor(projectId);
+    const cursor = await lastProjectCursor(app.log, projectId);
     await reads.fresh();
     const entry: Entry = { cursor, index: newIndex(), decisions: [] };
     entry.index.addAll((await reads.stories(projectId)).map(storyDoc));
@@ -115,15 +116,6 @@ export const researchIndexes = (app: App) => {
     if (decisions) putDecisions(entry, map);
     entry.cursor = events[events.length - 1]!.cursor;
     return entry;
-  };
-
-  const lastCursor = async (projectId: string) => {
-    let cursor = 0;
-    for (;;) {
-      const page = await app.log.readProject(projectId, { after: cursor, limit: 10_000 });
-      if (page.length === 0) return cursor;
-      cursor = page[page.length - 1]!.cursor;
-    }
   };
 
   /** The project's index as of the read models' present (they are fresh after `reads.map`). */
