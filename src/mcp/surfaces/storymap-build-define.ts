@@ -31,6 +31,10 @@ export const sessionOf = (call: Call, explicit: string | undefined): SessionRef 
   return null;
 };
 
+/** The id a claim is held under, for the services that take one (null: no session). */
+export const sessionIdOf = (call: Call, explicit: string | undefined): string | null =>
+  sessionOf(call, explicit)?.session_id ?? null;
+
 /** The story as the read models hold it after the write (read-your-writes). */
 export const viewAfter = async (call: Call, projectId: string, storyId: string) => {
   const reads = storymap(call.app).reads;

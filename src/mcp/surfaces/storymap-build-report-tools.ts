@@ -7,6 +7,7 @@ import {
   heldWarning,
   now,
   Session,
+  sessionIdOf,
   sessionOf,
   Text,
   viewAfter,
@@ -88,11 +89,10 @@ const raiseBlocker: AnyTool = write({
   },
   output: result({ summary: z.string(), decision_needed: z.string() }),
   run: async (args, call) => {
-    const session = sessionOf(call, args.session);
     const o = await storymapBuild(call.app).raiseBlocker(
       args,
       call.principal,
-      session?.session_id ?? null,
+      sessionIdOf(call, args.session),
     );
     const b = o.result.story.build.blockers.at(-1)!;
     return {
@@ -124,11 +124,10 @@ const needsFounder: AnyTool = write({
   },
   output: result({ handoff_id: z.string(), action: z.string() }),
   run: async (args, call) => {
-    const session = sessionOf(call, args.session);
     const o = await storymapBuild(call.app).needsFounder(
       args,
       call.principal,
-      session?.session_id ?? null,
+      sessionIdOf(call, args.session),
     );
     const h = o.result.story.build.handoffs.at(-1)!;
     return {

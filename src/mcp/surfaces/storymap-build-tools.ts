@@ -15,6 +15,7 @@ import {
   heldWarning,
   now,
   Session,
+  sessionIdOf,
   sessionOf,
   Text,
   viewAfter,
@@ -149,11 +150,10 @@ const saveTests: AnyTool = write({
   },
   output: result({ added: z.number(), linked: z.number(), tests: z.array(z.unknown()) }),
   run: async (args, call) => {
-    const session = sessionOf(call, args.session);
     const o = await storymapBuild(call.app).saveTests(
       args,
       call.principal,
-      session?.session_id ?? null,
+      sessionIdOf(call, args.session),
     );
     const saved = o.result.events.flatMap((e) => (e.type === 'story.tests_saved' ? [e.data] : []));
     const added = saved.reduce((n, d) => n + d.added.length, 0);
@@ -190,11 +190,10 @@ const completeStory: AnyTool = write({
   },
   output: result({ story_id: z.string(), text: z.string() }),
   run: async (args, call) => {
-    const session = sessionOf(call, args.session);
     const o = await storymapBuild(call.app).complete(
       args,
       call.principal,
-      session?.session_id ?? null,
+      sessionIdOf(call, args.session),
     );
     const v = await viewAfter(call, args.project_id, o.result.story.story_id);
     const r = await completeAnswer(storymapBuildIndex(call.app), v);
@@ -210,11 +209,10 @@ const linkPr: AnyTool = write({
   args: { story_id: StoryRef, pr_url: z.url().max(2000), session: Session },
   output: result({ pr_url: z.string(), pr_footer: z.string() }),
   run: async (args, call) => {
-    const session = sessionOf(call, args.session);
     const o = await storymapBuild(call.app).linkPr(
       args,
       call.principal,
-      session?.session_id ?? null,
+      sessionIdOf(call, args.session),
     );
     const s = o.result.story;
     const footer = prFooter({ key: s.key, title: s.title, id: s.story_id });
