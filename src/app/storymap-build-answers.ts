@@ -2,7 +2,8 @@ import type { StoryEvent } from '../commands/storymap/story-state.js';
 import { isFinished } from '../projections/storymap-order.js';
 import type { MapView, StoryView } from '../projections/storymap-views.js';
 import { builtOverlaps, planFiles, plannedOverlaps } from './storymap-build-reads.js';
-import { currentRelease, storyDetail } from './storymap-queries.js';
+import { storyDetail } from './storymap-queries.js';
+import { currentRelease } from './storymap-readiness.js';
 import type { StoryMapBuildIndex } from './storymap-build-index.js';
 
 const keys = (list: readonly { key: string }[]) => list.map((x) => x.key).join(', ');

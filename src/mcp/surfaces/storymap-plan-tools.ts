@@ -1,10 +1,7 @@
 import { z } from 'zod';
 import { storymap } from '../../app/storymap.js';
-import {
-  checkReleaseReadiness,
-  findOrphanedReleases,
-  getBuildOrder,
-} from '../../app/storymap-queries.js';
+import { findOrphanedReleases, getBuildOrder } from '../../app/storymap-queries.js';
+import { checkReleaseReadiness } from '../../app/storymap-readiness.js';
 import { visionState } from '../../app/storymap-read.js';
 import { parseCriteriaOrRefuse, sameWording } from '../../commands/storymap/criteria.js';
 import { parsePrd } from '../../commands/storymap/prd.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { storymap, type StoryInput } from '../../app/storymap.js';
-import { checkReadyReleases, listStories, storyDetail } from '../../app/storymap-queries.js';
+import { listStories, storyDetail } from '../../app/storymap-queries.js';
+import { checkReadyReleases } from '../../app/storymap-readiness.js';
 import { invalidArgument } from '../../commands/errors.js';
 import { parseReport, reportFeatures, missingSections } from '../../commands/storymap/report.js';
 import { unanswered } from '../../commands/storymap/vision.js';
