@@ -1,15 +1,15 @@
 /**
  * Captures a real request and response of each building-loop tool from a running server
  * (stateful HTTP: each client its own Mcp-Session-Id) for docs/storymap.md:
- * `npx tsx test/storymap/capture-build-docs.ts > captured.md`.
+ * `npx tsx test/storymap/capture-build-docs.ts --write`.
  */
 import { storymapBuild } from '../../src/app/storymap-build.js';
 import type { Call } from './session.js';
 import { fiona, withBuildServer } from './build-harness.js';
 import { agentSession } from './session.js';
-import { shownJson } from './capture.js';
+import { captured, publish } from './capture.js';
 
-const shown = shownJson(1500);
+const shown = captured(1500, '###');
 
 await withBuildServer(async ({ app, session }) => {
   const raw = await session();
@@ -18,9 +18,7 @@ await withBuildServer(async ({ app, session }) => {
     (c: Call) =>
     async (name: string, args: Record<string, unknown> = {}) => {
       const answer = await c(name, args);
-      out.push(
-        `### ${name}\n\nRequest arguments:\n\n\`\`\`json\n${shown(args)}\n\`\`\`\n\nResponse (structuredContent):\n\n\`\`\`json\n${shown(answer)}\n\`\`\`\n`,
-      );
+      out.push(shown(name, args, answer));
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the script reads results by field
       return answer.result as Record<string, any>;
     };
@@ -119,5 +117,5 @@ await withBuildServer(async ({ app, session }) => {
     pr_url: 'https://github.com/acme/photobook/pull/13',
   });
   await agent('get_founder_todo', p);
-  process.stdout.write(out.join('\n'));
+  await publish('test/storymap/capture-build-docs.ts', out);
 });

@@ -1,22 +1,20 @@
 /**
  * Captures a real request and response of every story-map tool from a running server (HTTP,
- * /mcp/storymap) for docs/storymap.md: `npx tsx test/storymap/capture-docs.ts > captured.md`.
+ * /mcp/storymap) for docs/storymap.md: `npx tsx test/storymap/capture-docs.ts --write`.
  */
 import { storymap } from '../../src/app/storymap.js';
 import { withApp } from '../mcp/harness.js';
-import { fiona, shownJson, withStorymapHttp } from './capture.js';
+import { captured, fiona, publish, withStorymapHttp } from './capture.js';
 import { VISION } from './session.js';
 
-const shown = shownJson(1800);
+const shown = captured(1800, '###');
 
 await withApp((app) =>
   withStorymapHttp(app, async (client) => {
     const out: string[] = [];
     const call = async (name: string, args: Record<string, unknown> = {}) => {
       const answer = await client.callTool({ name, arguments: args });
-      out.push(
-        `### ${name}\n\nRequest arguments:\n\n\`\`\`json\n${shown(args)}\n\`\`\`\n\nResponse (structuredContent):\n\n\`\`\`json\n${shown(answer.structuredContent)}\n\`\`\`\n`,
-      );
+      out.push(shown(name, args, answer.structuredContent));
       return (answer.structuredContent as { result: Record<string, unknown> }).result;
     };
     await call('list_projects');
@@ -142,6 +140,6 @@ await withApp((app) =>
     await call('archive_project', p);
     await call('add_note', { ...p, story_id: 'PB-1', note: 'x' });
     await call('restore_project', p);
-    process.stdout.write(out.join('\n'));
+    await publish('test/storymap/capture-docs.ts', out);
   }),
 );

@@ -1,23 +1,20 @@
 /**
  * Captures real requests and responses of the run and extra tools for docs/storymap.md:
- * `npx tsx test/storymap/capture-runs-docs.ts > captured.md`.
+ * `npx tsx test/storymap/capture-runs-docs.ts --write`.
  */
 import { runs } from '../../src/app/storymap-runs.js';
 import { withApp } from '../mcp/harness.js';
-import { fiona, shownJson, withStorymapHttp } from './capture.js';
+import { captured, fiona, publish, withStorymapHttp } from './capture.js';
 import { VISION } from './session.js';
 
-const shown = shownJson(1500);
+const shown = captured(1500, '####');
 
 await withApp((app) =>
   withStorymapHttp(app, async (client) => {
     const out: string[] = [];
     const call = async (name: string, args: Record<string, unknown> = {}, record = true) => {
       const answer = await client.callTool({ name, arguments: args });
-      if (record)
-        out.push(
-          `#### ${name}\n\n\`\`\`json\n${shown(args)}\n\`\`\`\n\n\`\`\`json\n${shown(answer.structuredContent)}\n\`\`\`\n`,
-        );
+      if (record) out.push(shown(name, args, answer.structuredContent));
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a capture script reads results by field
       return (answer.structuredContent as { result: Record<string, any> }).result;
     };
@@ -88,6 +85,6 @@ await withApp((app) =>
     });
     await call('get_design', { project_id, story_id: 'PB-1' });
     await call('propose_drift_fix', { project_id, story_id: 'PB-1' });
-    process.stdout.write(out.join('\n'));
+    await publish('test/storymap/capture-runs-docs.ts', out);
   }),
 );
