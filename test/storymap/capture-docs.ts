@@ -12,10 +12,13 @@ const shown = shownJson(1800);
 await withApp((app) =>
   withStorymapHttp(app, async (client) => {
     const out: string[] = [];
-    const call = async (name: string, args: Record<string, unknown> = {}) => {
+    /** `withText`: the text block too, for the tools that give their own (ToolSuccess.text). */
+    const call = async (name: string, args: Record<string, unknown> = {}, withText = false) => {
       const answer = await client.callTool({ name, arguments: args });
+      const text = (answer.content as { type: string; text?: string }[])[0]?.text ?? '';
       out.push(
-        `### ${name}\n\nRequest arguments:\n\n\`\`\`json\n${shown(args)}\n\`\`\`\n\nResponse (structuredContent):\n\n\`\`\`json\n${shown(answer.structuredContent)}\n\`\`\`\n`,
+        `### ${name}\n\nRequest arguments:\n\n\`\`\`json\n${shown(args)}\n\`\`\`\n\nResponse (structuredContent):\n\n\`\`\`json\n${shown(answer.structuredContent)}\n\`\`\`\n` +
+          (withText ? `\nText block (tab-separated):\n\n\`\`\`text\n${text}\n\`\`\`\n` : ''),
       );
       return (answer.structuredContent as { result: Record<string, unknown> }).result;
     };
@@ -77,7 +80,7 @@ await withApp((app) =>
     });
     await call('list_stories', { ...p, fields: ['depends_on', 'build_sequence'] });
     await call('get_story', { ...p, story_id: 'PB-2' });
-    await call('get_build_order', p);
+    await call('get_build_order', p, true);
     const crit = (await call('add_criteria', {
       ...p,
       story_id: 'PB-2',
