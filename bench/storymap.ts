@@ -117,6 +117,8 @@ const timed = async (name: string, args: Record<string, unknown>, n: number) => 
 
 const sized = await client.callTool({ name: 'get_build_order', arguments: { project_id } });
 const answerBytes = Buffer.byteLength(JSON.stringify(sized));
+const textBytes = Buffer.byteLength(JSON.stringify(sized.content));
+const structuredBytes = Buffer.byteLength(JSON.stringify(sized.structuredContent));
 const order = await timed('get_build_order', { project_id }, SAMPLES);
 const session = await timed('get_session_context', { project_id }, SAMPLES);
 const updates: number[] = [];
@@ -164,7 +166,7 @@ for (let round = 0; round < 3; round++) {
 const rate = (n: number, ms: number) => (n / ms) * 1000;
 const lines = [
   `map: ${STORIES} stories, ${STORIES * CRITERIA_PER_STORY} criteria, ${edges} dependency edges; ${head} events; built in ${fmt(buildMs / 1000)} s`,
-  `get_build_order over HTTP: p50 ${fmt(order.p50)} ms, p99 ${fmt(order.p99)} ms (${SAMPLES} calls; result ${fmt(answerBytes / 1024)} KB as JSON; ${fmt(order.cpu)} ms CPU a call, client and server)`,
+  `get_build_order over HTTP: p50 ${fmt(order.p50)} ms, p99 ${fmt(order.p99)} ms (${SAMPLES} calls; result ${fmt(answerBytes / 1024)} KB as JSON: text block ${fmt(textBytes / 1024)} KB, structuredContent ${fmt(structuredBytes / 1024)} KB; ${fmt(order.cpu)} ms CPU a call, client and server)`,
   `get_session_context over HTTP: p50 ${fmt(session.p50)} ms, p99 ${fmt(session.p99)} ms (${SAMPLES} calls; ${fmt(session.cpu)} ms CPU a call)`,
   `update_stories, 50 rows: p50 ${fmt(median(updates))} ms, p99 ${fmt(percentile(updates, 99))} ms (20 calls)`,
   `rebuild of storymap.build-order (median of 3, alternating with the raw read): ${fmt(rate(events, median(rebuildMs)))} events/s; the same log read raw (readAll, upcast): ${fmt(rate(events, median(rawMs)))} events/s = ${fmt((median(rawMs) / median(rebuildMs)) * 100)}%`,

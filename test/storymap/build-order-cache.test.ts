@@ -79,7 +79,7 @@ describe('get_build_order, made once per log head', () => {
       );
       assert.deepEqual(after.unsequenced, []);
       assert.deepEqual(after.card, { kind: 'build_order', project_id });
-      assert.match(after.text, /\tPB-2\t[^\t]+\tArrange pages by date\t/);
+      assert.match(after.text, /^2\tPB-2\tArrange pages by date\ttodo\tPB-1$/m);
       assert.match(after.text, /^Every live story is sequenced\.$/m);
       assert.doesNotMatch(after.text, /^unsequenced \(1/m);
 

@@ -12,9 +12,22 @@ const shown = captured(1800, '###');
 await withApp((app) =>
   withStorymapHttp(app, async (client) => {
     const out: string[] = [];
-    const call = async (name: string, args: Record<string, unknown> = {}) => {
+    /** `withText`: the text block too, for the tools that give their own (ToolSuccess.text). */
+    const call = async (name: string, args: Record<string, unknown> = {}, withText = false) => {
       const answer = await client.callTool({ name, arguments: args });
-      out.push(shown(name, args, answer.structuredContent));
+      const text = (answer.content as { type: string; text?: string }[])[0]?.text ?? '';
+      out.push(
+        shown(name, args, answer.structuredContent) +
+          (withText
+            ? `
+Text block (tab-separated):
+
+\`\`\`text
+${text}
+\`\`\`
+`
+            : ''),
+      );
       return (answer.structuredContent as { result: Record<string, unknown> }).result;
     };
     await call('list_projects');
@@ -75,7 +88,7 @@ await withApp((app) =>
     });
     await call('list_stories', { ...p, fields: ['depends_on', 'build_sequence'] });
     await call('get_story', { ...p, story_id: 'PB-2' });
-    await call('get_build_order', p);
+    await call('get_build_order', p, true);
     const crit = (await call('add_criteria', {
       ...p,
       story_id: 'PB-2',

@@ -17,7 +17,7 @@ const story = (n: number, over: Record<string, unknown> = {}) => ({
 });
 
 describe('get_build_order text block', () => {
-  it('carries every field of every story, one tab-separated row each', () => {
+  it('lists the order, one short tab-separated row per story, dependencies by key', () => {
     const first = story(1);
     const second = story(2, {
       title: 'Tabs\tand "quotes"',
@@ -25,7 +25,11 @@ describe('get_build_order text block', () => {
       reason: 'build sequence 2; after PB-1 (depends on)',
     });
     const waiting = {
-      ...story(3, { build_sequence: null, reason: 'no build sequence yet' }),
+      ...story(3, {
+        build_sequence: null,
+        reason: 'no build sequence yet',
+        status: 'ready_for_dev',
+      }),
       unsequenced: true as const,
       release: 2,
       story_url: null,
@@ -40,44 +44,35 @@ describe('get_build_order text block', () => {
       'p-1',
     );
     const lines = text.split('\n');
-    assert.match(lines[0]!, /project_id p-1\tgenerated_at 2026-01-01T00:00:00.000Z/);
+    assert.equal(lines[0], 'project_id p-1\tgenerated_at 2026-01-01T00:00:00.000Z');
     assert.equal(lines[1], '1 story has no build sequence yet');
-    assert.equal(
-      lines[3],
-      [
-        '1',
-        'PB-1',
-        first.id,
-        'Story 1',
-        'Share',
-        'M',
-        'must',
-        'todo',
-        '1',
-        '-',
-        'build sequence 1',
-      ].join('\t'),
-    );
+    assert.match(lines[2]!, /^order \(2\): position\tkey\ttitle\tstatus\tdepends_on; /);
+    assert.equal(lines[3], ['1', 'PB-1', 'Story 1', 'todo', '-'].join('\t'));
     // free text that would break the row is JSON-quoted; a dependency not listed keeps its id
-    const row2 = lines[4]!.split('\t');
-    assert.equal(row2[3], '"Tabs\\tand \\"quotes\\""');
-    assert.ok(lines[4]!.includes('PB-1,gone-id'));
-    assert.match(lines[5]!, /^unsequenced \(1; each unsequenced: true, story_url: null\)/);
+    assert.equal(
+      lines[4],
+      ['2', 'PB-2', '"Tabs\\tand \\"quotes\\""', 'todo', 'PB-1,gone-id'].join('\t'),
+    );
+    assert.equal(lines[5], 'unsequenced (1): key\ttitle\tstatus\trelease\tdepends_on\treason');
     assert.equal(
       lines[6],
-      [
-        'PB-3',
-        waiting.id,
-        'Story 3',
-        'Share',
-        'M',
-        'must',
-        'todo',
-        '-',
-        '2',
-        '-',
-        'no build sequence yet',
-      ].join('\t'),
+      ['PB-3', 'Story 3', 'ready_for_dev', '2', '-', 'no build sequence yet'].join('\t'),
     );
+    assert.equal(lines.length, 7);
+  });
+
+  it('names where the fields it leaves out are', () => {
+    const text = buildOrderText(
+      {
+        order: [story(1)],
+        unsequenced: [],
+        generated_at: 't',
+        note: 'Every live story is sequenced.',
+      },
+      'p-1',
+    );
+    for (const field of ['id', 'activity', 'effort', 'priority', 'build_sequence', 'reason'])
+      assert.ok(text.split('\n')[2]!.includes(field), field);
+    assert.ok(!text.includes(story(1).id), 'ids stay in structuredContent');
   });
 });

@@ -8,12 +8,12 @@ const cell = (text: string): string =>
   /[\t\n\r"]/.test(text) || text === '' || text === '-' ? JSON.stringify(text) : text;
 
 /**
- * get_build_order's text block: the same answer as its structuredContent, every field of every
- * story, as one tab-separated row per story instead of the envelope's JSON a second time. On a
- * map of 2,000 stories the JSON is ~600 KB; carried in both blocks (and escaped inside the text
- * string) it made the response ~1.3 MB, most of the call's time spent encoding and parsing it.
- * Hosts that show the model only text still see every story; `depends_on` names stories by key
- * where the key is listed here (the row gives its id), by id otherwise.
+ * get_build_order's text block, for hosts that show the model only text: the order itself, one
+ * short tab-separated row per story (position, key, title, status, depends_on by key), not every
+ * field. Each field of the contract is in structuredContent; the text block repeating all of them
+ * made a third of the response on 2,000 stories (324 of 925 KB), and encoding and parsing the
+ * response is most of a call's time (docs/decisions.md). `depends_on` names stories by key where
+ * the story is listed here, by id otherwise.
  */
 export const buildOrderText = (answer: Answer, projectId: string): string =>
   `project_id ${projectId}\tgenerated_at ${answer.generated_at}\n${listedText(answer)}`;
@@ -31,30 +31,22 @@ const listedText = (answer: Answer): string => {
   return text;
 };
 
+const ORDER_HEADER =
+  'position\tkey\ttitle\tstatus\tdepends_on; id, activity, effort, priority, build_sequence and reason are in structuredContent (get_story for one story)';
+const UNSEQUENCED_HEADER = 'key\ttitle\tstatus\trelease\tdepends_on\treason';
+
 const rowsText = (answer: Answer): string => {
   const all = [...answer.order, ...answer.unsequenced];
   const keyOf = new Map(all.map((s) => [s.id, s.key]));
   const deps = (s: Listed) =>
     s.depends_on.length === 0 ? '-' : s.depends_on.map((d) => keyOf.get(d) ?? d).join(',');
-  const common = (s: Listed) => [
-    s.key,
-    s.id,
-    cell(s.title),
-    cell(s.activity),
-    s.effort,
-    s.priority,
-    s.status,
-  ];
-  const seq = (s: Listed) => (s.build_sequence === null ? '-' : String(s.build_sequence));
   const lines = [
     answer.note,
-    `order (${answer.order.length}): position\tkey\tid\ttitle\tactivity\teffort\tpriority\tstatus\tbuild_sequence\tdepends_on\treason`,
-    ...answer.order.map((s, i) =>
-      [i + 1, ...common(s), seq(s), deps(s), cell(s.reason)].join('\t'),
-    ),
-    `unsequenced (${answer.unsequenced.length}; each unsequenced: true, story_url: null): key\tid\ttitle\tactivity\teffort\tpriority\tstatus\tbuild_sequence\trelease\tdepends_on\treason`,
+    `order (${answer.order.length}): ${ORDER_HEADER}`,
+    ...answer.order.map((s, i) => [i + 1, s.key, cell(s.title), s.status, deps(s)].join('\t')),
+    `unsequenced (${answer.unsequenced.length}): ${UNSEQUENCED_HEADER}`,
     ...answer.unsequenced.map((s) =>
-      [...common(s), seq(s), s.release, deps(s), cell(s.reason)].join('\t'),
+      [s.key, cell(s.title), s.status, s.release, deps(s), cell(s.reason)].join('\t'),
     ),
   ];
   return lines.join('\n');
