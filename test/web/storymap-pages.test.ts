@@ -127,6 +127,10 @@ describe('web view: story-map pages', () => {
       ).body;
       assert.doesNotMatch(board, /card st-done/, 'nothing was built then');
       assert.match(board, /card st-todo/);
+      assert.doesNotMatch(board, /data-live-/, 'a past board is never patched with live cards');
+      const live = (await text(await getPage(web, `/projects/${project_id}/storymap`, cookie)))
+        .body;
+      assert.match(live, /data-live-project="[^"]+" data-live-patch="[^"]+"/);
     }));
 
   it("a release's progress over time: a chart with its numbers, counted like the board, as of then", () =>

@@ -1,7 +1,7 @@
 import type { OrderRow } from '../../projections/storymap-order.js';
 import type { MapView } from '../../projections/storymap-views.js';
 import { href, html, type Html } from '../html.js';
-import { definePage, type PageContext } from '../page.js';
+import { definePage, liveRegion, type PageContext } from '../page.js';
 import {
   mapOf,
   STATUS_LABELS,
@@ -167,11 +167,7 @@ export const storyBoardPage = definePage({
     const live = rows.filter((r) => r.cancelled_at === null);
     const cancelled = rows.filter((r) => r.cancelled_at !== null);
     const patch = href(ctx.url.pathname, { fragment: 'cards' });
-    const body = html`<div
-      data-live-project="${map.project_id}"
-      data-live-patch="${patch}"
-      id="live-region"
-    >
+    const body = html`<div ${liveRegion(ctx, map.project_id, patch)} id="live-region">
       ${summary(map, rows)} ${legend} ${board(ctx, map, live)}
       <section aria-labelledby="cancelled-h">
         <h2 id="cancelled-h">Cancelled (${cancelled.length})</h2>
