@@ -3,15 +3,13 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { chromium, type Page } from 'playwright-core';
-import type { App } from '../src/app/app.js';
-import { storymap } from '../src/app/storymap.js';
-import { SYSTEM } from '../src/commands/principal.js';
 import { serveOverHttp } from '../src/mcp/serve.js';
 import { resolveSurfaces } from '../src/mcp/surfaces/index.js';
 import { modules, openIntentlog, pagesOf, surfacesOf } from '../src/modules/index.js';
 import { webView } from '../src/web/routes.js';
 import { signIn } from '../src/web/sign-in.js';
 import { median, percentile } from './stats.js';
+import { fill, STORIES } from './web-storymap-fill.js';
 
 /**
  * `node --import tsx bench/web-storymap.ts`: the story-map board on a map of 2,000 stories and
@@ -20,47 +18,6 @@ import { median, percentile } from './stats.js';
  * an old position (navigated to in an open tab, as the time slider and the project's tabs do:
  * opening a new tab is no part of it). Appends its table to bench/RESULTS.md.
  */
-const STORIES = Number(process.env.WEB_BENCH_STORIES ?? 2000);
-const EVENTS = Number(process.env.WEB_BENCH_EVENTS ?? 20_000);
-const ACTIVITIES = ['Collect', 'Design', 'Review', 'Buy', 'Ship', 'Support'];
-
-const fill = async (app: App) => {
-  const sm = storymap(app);
-  const { project_id } = await sm.createProject(
-    { name: 'Bench map', idea: 'A big map', client: null },
-    SYSTEM,
-  );
-  await sm.setVision(
-    { project_id, answers: { users: 'u', problem: 'p', switch: 's', first: 'f', proof: 'x' } },
-    SYSTEM,
-  );
-  for (let n = 0; n < STORIES; n += 50)
-    await sm.createStories(
-      {
-        project_id,
-        stories: Array.from({ length: Math.min(50, STORIES - n) }, (_, i) => ({
-          title: `Story ${n + i}`,
-          activity: ACTIVITIES[(n + i) % ACTIVITIES.length]!,
-          release_order: 1 + ((n + i) % 4),
-          acceptance_criteria: [{ text: `criterion of ${n + i}`, priority: 'must' }],
-        })),
-      },
-      SYSTEM,
-    );
-  // notes until the log holds EVENTS events: a long-lived map
-  for (let k = 0; (await app.log.head()) < EVENTS; k += 16)
-    await Promise.all(
-      Array.from({ length: 16 }, (_, i) =>
-        sm.addNote(
-          { project_id, story_id: `BM-${1 + ((k + i) % STORIES)}`, note: `note ${k + i}` },
-          SYSTEM,
-        ),
-      ),
-    );
-  await app.waitFor(await app.log.head());
-  return project_id;
-};
-
 const fcp = (page: Page): Promise<number> =>
   page.evaluate(`new Promise((resolve) => new PerformanceObserver((list) => {
     const paint = list.getEntriesByName('first-contentful-paint')[0];
