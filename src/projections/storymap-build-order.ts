@@ -109,6 +109,9 @@ export const storedRow = (r: OrderRow): StoredRow => [
   r.open_work,
 ];
 
+/** Where a stored row keeps its version (found from `storedRow`, so the two never disagree). */
+const VERSION = storedRow({ ...emptyRow(''), version: -1 }).indexOf(-1);
+
 /** A fresh row object from its stored form (the fold changes it in place, never the stored one). */
 export const orderRow = (s: StoredRow): OrderRow => ({
   id: s[0],
@@ -275,6 +278,12 @@ export const storyMapBuildOrderProjector = defineProjector({
     if (storyId === undefined) return;
     const key = rowKey(e.data.project_id, storyId);
     const stored = await tx.get<StoredRow>(key);
+    if (stored && (e.type === 'story.note_added' || e.type === 'story.plan_changed')) {
+      // most of a long-lived map's events: only the row's version moves
+      const next: StoredRow = [...stored];
+      next[VERSION] = e.stream_version;
+      return tx.put(key, next);
+    }
     // decoded into a fresh object, folded in place, stored by position: one object per event
     const row = stored ? orderRow(stored) : emptyRow(storyId);
     foldInto(row, e);

@@ -206,16 +206,20 @@ const newMap = ({ data: d, created_at }: Of<'storymap.created'>): MapView => ({
 });
 
 const FLAGS: EvidenceFlag[] = ['ci_regressed', 'tests_predate_code'];
-/** The map's lists of flagged stories, with `story`'s flags as its view now has them. */
+/**
+ * The map's lists of flagged stories, with `story`'s flags as its view now has them: the map
+ * itself when no list changes (nearly every event), so the fold copies the map once per event.
+ */
 const flag = (m: MapView, story: StoryView | undefined): MapView => {
   if (!story) return m;
-  const flagged = { ...m.flagged };
+  let flagged = m.flagged;
   for (const f of FLAGS) {
     const listed = flagged[f].includes(story.id);
-    if (story[f] && !listed) flagged[f] = [...flagged[f], story.id];
-    if (!story[f] && listed) flagged[f] = flagged[f].filter((id) => id !== story.id);
+    if (Boolean(story[f]) === listed) continue;
+    const list = listed ? flagged[f].filter((id) => id !== story.id) : [...flagged[f], story.id];
+    flagged = { ...flagged, [f]: list };
   }
-  return { ...m, flagged };
+  return flagged === m.flagged ? m : { ...m, flagged };
 };
 
 const foldDecision = (m: MapView, e: Folded): MapView => {
@@ -294,11 +298,24 @@ const isMapEvent = (e: Folded): e is Extract<Folded, { type: `storymap.${string}
 const storyIdOf = (e: Folded): string | undefined =>
   e.type === 'storymap.decision_logged' || !('story_id' in e.data) ? undefined : e.data.story_id;
 
+/**
+ * The evidence beside the criteria (`withResults`) is a function of the criteria, the status,
+ * the implementation time, the build time and the build record: when none of them moved (a
+ * note, a revised title, ...), the view's evidence is still right and is not worked out again.
+ */
+const sameEvidence = (before: StoryView, after: StoryView, build: BuildRecord): boolean =>
+  build === before.build &&
+  after.acceptance_criteria === before.acceptance_criteria &&
+  after.status === before.status &&
+  after.implemented_at === before.implemented_at &&
+  after.record.built_at === before.record.built_at;
+
+/**
+ * One event into its story's view: one new view per event, built by `foldStory` (or
+ * `withResults`) and finished in place before it is stored. A stored view is never changed.
+ */
 const applyToStory = async (e: Folded, storyId: string, tx: ModelTx) => {
   const key = StoryMapKeys.story(e.data.project_id, storyId);
-  const own = e.type.startsWith('storymap.')
-    ? {}
-    : { version: e.stream_version, updated_at: e.created_at };
   if (e.type === 'story.created') {
     tx.put(key, newStory(e, e.stream_version));
     return undefined;
@@ -306,10 +323,20 @@ const applyToStory = async (e: Folded, storyId: string, tx: ModelTx) => {
   const view = await tx.get<StoryView>(key);
   if (!view) return undefined;
   const folded = foldStory(view, e);
-  const next = {
-    ...(isMapEvent(e) ? folded : withResults(folded, evolveBuild(view.build, e))),
-    ...own,
-  };
+  // a map event (the story's index entry, its dependencies) leaves the version and the record
+  if (isMapEvent(e)) {
+    tx.put(key, folded);
+    return folded;
+  }
+  const build = evolveBuild(view.build, e);
+  const next = !sameEvidence(view, folded, build)
+    ? withResults(folded, build)
+    : folded === view
+      ? { ...view }
+      : folded;
+  next.build = build;
+  next.version = e.stream_version;
+  next.updated_at = e.created_at;
   tx.put(key, next);
   return next;
 };

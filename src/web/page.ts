@@ -1,7 +1,7 @@
 import type { App } from '../app/app.js';
 import type { Principal } from '../commands/principal.js';
 import type { ModelStore } from '../events/index.js';
-import type { Html } from './html.js';
+import { html, type Html } from './html.js';
 
 /** What a page is rendered with. */
 export type PageContext = {
@@ -52,6 +52,16 @@ export type Page = {
 };
 
 export const definePage = (page: Page): Page => page;
+
+/**
+ * The attributes that make a page's region live: the live script fetches it again (or, with
+ * `patch`, the cards that changed) when its project's events arrive. A page shown as of the
+ * past never changes, so it gets none: the script would swap in what is true now.
+ */
+export const liveRegion = (ctx: PageContext, projectId: string, patch?: string): Html =>
+  ctx.at !== undefined
+    ? html``
+    : html`data-live-project="${projectId}"${patch ? html` data-live-patch="${patch}"` : ''}`;
 
 /** The parameters of `path` against `pattern`, or undefined when it does not match. */
 export const matchPath = (pattern: string, path: string): Record<string, string> | undefined => {

@@ -7,7 +7,12 @@ import { isDomainError } from '../../src/commands/errors.js';
 import { SYSTEM } from '../../src/commands/principal.js';
 import { encode } from '../../src/events/index.js';
 import { openIntentlog } from '../../src/modules/index.js';
-import { STORYMAP_BUILD_ORDER } from '../../src/projections/storymap-build-order.js';
+import {
+  orderRow,
+  rowPrefix,
+  STORYMAP_BUILD_ORDER,
+  type StoredRow,
+} from '../../src/projections/storymap-build-order.js';
 import { STORYMAP_STORIES } from '../../src/projections/storymap-stories.js';
 import { VISION } from './session.js';
 
@@ -101,6 +106,28 @@ const run = async (app: App, project_id: string, s: Step) => {
   }
 };
 
+/**
+ * Each row's version against the log itself: the stream version of the last story event the
+ * build order folds for that story (a rebuild equal to live cannot tell a version both got
+ * wrong the same way).
+ */
+const versionsAgree = async (app: App, project_id: string) => {
+  const handles = new Set(app.projectors.find((p) => p.name === STORYMAP_BUILD_ORDER)!.handles);
+  const last = new Map<string, number>();
+  for (const e of await app.log.readAll({ after: 0, limit: await app.log.head() })) {
+    const storyId = (e.data as { story_id?: unknown }).story_id;
+    if (handles.has(e.type) && !e.type.startsWith('storymap.') && typeof storyId === 'string')
+      last.set(storyId, e.stream_version);
+  }
+  const rows = await app.log.models.range<StoredRow>({
+    prefix: `${STORYMAP_BUILD_ORDER}/${rowPrefix(project_id)}`,
+  });
+  for (const [, stored] of rows) {
+    const row = orderRow(stored);
+    assert.equal(row.version, last.get(row.id), `the version of ${row.key}`);
+  }
+};
+
 const dump = async (app: App) =>
   (await app.log.models.range<unknown>({ prefix: 'storymap.' })).map(([k, v]) => [
     k,
@@ -108,7 +135,7 @@ const dump = async (app: App) =>
   ]);
 
 describe('story-map read models are a pure function of the log', () => {
-  it('rebuilt equals live, byte for byte', async () => {
+  it("rebuilt equals live, byte for byte, and each row's version is its story's in the log", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), async (steps) => {
         const app = await openIntentlog({ store: 'memory' });
@@ -127,6 +154,7 @@ describe('story-map read models are a pure function of the log', () => {
           assert.ok(live.length >= 1, 'the map at least');
           await app.projections.rebuild([STORYMAP_STORIES, STORYMAP_BUILD_ORDER]);
           assert.deepEqual(await dump(app), live);
+          await versionsAgree(app, project_id);
         } finally {
           await app.close();
         }

@@ -127,6 +127,17 @@ describe('web view: story-map pages', () => {
       ).body;
       assert.doesNotMatch(board, /card st-done/, 'nothing was built then');
       assert.match(board, /card st-todo/);
+      assert.doesNotMatch(board, /data-live-/, 'a past board is never patched with live cards');
+      // a card's link leads to its story as of the same position
+      const boardPath = `/projects/${project_id}/storymap`;
+      const link = /<li class="card [^"]+"><a href="([^"]+)">/.exec(board)![1]!;
+      const story = new URL(link.replaceAll('&amp;', '&'), `http://x${boardPath}`);
+      assert.equal(story.searchParams.get('at'), String(created));
+      const storyPage = await getPage(web, story.pathname + story.search, cookie);
+      assert.equal(storyPage.status, 200);
+      assert.match(await storyPage.text(), /Shown as of global position/);
+      const live = (await text(await getPage(web, boardPath, cookie))).body;
+      assert.match(live, /data-live-project="[^"]+" data-live-patch="[^"]+"/);
     }));
 
   it("a release's progress over time: a chart with its numbers, counted like the board, as of then", () =>

@@ -5,7 +5,7 @@ import type { ProjectView } from '../../projections/projects.js';
 import type { WorkPackageView } from '../../projections/work-packages.js';
 import { actionForm, textField } from '../forms.js';
 import { html, type Html } from '../html.js';
-import { definePage, type PageContext } from '../page.js';
+import { definePage, liveRegion, type PageContext } from '../page.js';
 import { governanceActions, issueForm, packageForms } from './governance-forms.js';
 import { progressPage } from './progress.js';
 import { projectNotFound, projectOf } from './projects.js';
@@ -167,7 +167,7 @@ export const governancePage = definePage({
     const packages = await packagesOf(ctx, id);
     const members = project.roster.filter((m) => m.roles.governance).map((m) => m.actor_id);
     const done = ctx.url.searchParams.get('done');
-    const body = html`<div data-live-project="${id}" id="live-region">
+    const body = html`<div ${liveRegion(ctx, id)} id="live-region">
       ${done ? html`<p class="done" role="status">Done: <code>${done}</code>.</p>` : ''}
       <section aria-labelledby="wp-h">
         <h2 id="wp-h">Work packages by state</h2>

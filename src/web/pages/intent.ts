@@ -7,7 +7,7 @@ import {
 import { INTENT_SNAPSHOT } from '../../projections/intent-snapshot.js';
 import { visibleProjects } from '../event-rows.js';
 import { href, html, type Html } from '../html.js';
-import { definePage, type PageContext } from '../page.js';
+import { definePage, liveRegion, type PageContext } from '../page.js';
 import { projectNotFound } from './projects.js';
 
 const MODELS = [INTENT_SNAPSHOT];
@@ -79,7 +79,7 @@ export const intentTaskPage = definePage({
         </p>`,
       };
     const s = buildSnapshot(head, await queries.claims(p, t), await nowOf(ctx));
-    const body = html`<div data-live-project="${p}" id="live-region">
+    const body = html`<div ${liveRegion(ctx, p)} id="live-region">
       <p>
         Mode <strong>${s.mode}</strong>, started ${head.started_at}. ${s.active_claims} active
         claims, ${s.unresolved_disputes} unresolved disputes, ${s.open_unknowns} open unknowns,

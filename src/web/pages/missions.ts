@@ -5,7 +5,7 @@ import type { Desk, Lease, Mission } from '../../commands/missions/desk-state.js
 import { visibleProjects } from '../event-rows.js';
 import { foldAt } from '../fold-at.js';
 import { href, html, type Html } from '../html.js';
-import { definePage, type PageContext } from '../page.js';
+import { definePage, liveRegion, type PageContext } from '../page.js';
 import { projectNotFound, projectsOf } from './projects.js';
 
 const when = (at: string) =>
@@ -138,7 +138,7 @@ export const missionPage = definePage({
     const now = await nowOf(ctx);
     const active = desk.active_mission_id ? desk.missions[desk.active_mission_id] : undefined;
     const others = Object.values(desk.missions).filter((m) => m !== active);
-    const body = html`<div data-live-project="${id}" id="live-region">
+    const body = html`<div ${liveRegion(ctx, id)} id="live-region">
       <section aria-labelledby="owner-h">
         <h2 id="owner-h">Pending owner code</h2>
         ${await ownerCodes(ctx, id, desk, now)}

@@ -1,7 +1,7 @@
 import type { OrderRow } from '../../projections/storymap-order.js';
 import type { MapView } from '../../projections/storymap-views.js';
 import { href, html, type Html } from '../html.js';
-import { definePage, type PageContext } from '../page.js';
+import { definePage, liveRegion, type PageContext } from '../page.js';
 import {
   mapOf,
   STATUS_LABELS,
@@ -17,13 +17,14 @@ const byKey = (a: OrderRow, b: OrderRow) => a.number - b.number;
 const cellOf = (r: Pick<OrderRow, 'release' | 'activity'>) =>
   `${r.release}/${encodeURIComponent(r.activity)}`;
 
-const card = (ctx: PageContext, projectId: string, r: OrderRow): Html =>
-  html`<li class="card st-${r.status}">
-    <a href="${href(storyPath(projectId, r.key), { at: ctx.at })}"
-      ><span class="key">${r.key}</span> ${r.title}</a
-    >
-    ${statusBadge(r.status)}
-  </li>`;
+/**
+ * A story's card, on one line: the board draws 2,000 of them, and the markup's indentation was
+ * three whitespace nodes per card for the browser to parse. The link is relative to the board
+ * (`/projects/<id>/storymap`): the project's id once per page, not once per card.
+ */
+// prettier-ignore
+const card = (ctx: PageContext, r: OrderRow): Html =>
+  html`<li class="card st-${r.status}"><a href="${href(`stories/${encodeURIComponent(r.key)}`, { at: ctx.at })}"><span class="key">${r.key}</span> ${r.title}</a> ${statusBadge(r.status)}</li>`;
 
 const releasePath = (projectId: string, order: number) =>
   `/projects/${encodeURIComponent(projectId)}/releases/${order}`;
@@ -83,7 +84,7 @@ const board = (ctx: PageContext, map: MapView, rows: readonly OrderRow[]): Html 
                     here.length === 0
                       ? ''
                       : html`<ul class="cards">
-                          ${here.map((r) => card(ctx, map.project_id, r))}
+                          ${here.map((r) => card(ctx, r))}
                         </ul>`
                   }
                 </td>`;
@@ -146,7 +147,7 @@ const cards = async (ctx: PageContext) => {
             key: r.key,
             number: r.number,
             cell: cellOf(r),
-            html: card(ctx, map.project_id, r).value,
+            html: card(ctx, r).value,
           }
         : { id, key: null, number: null, cell: null, html: null };
     }),
@@ -167,11 +168,7 @@ export const storyBoardPage = definePage({
     const live = rows.filter((r) => r.cancelled_at === null);
     const cancelled = rows.filter((r) => r.cancelled_at !== null);
     const patch = href(ctx.url.pathname, { fragment: 'cards' });
-    const body = html`<div
-      data-live-project="${map.project_id}"
-      data-live-patch="${patch}"
-      id="live-region"
-    >
+    const body = html`<div ${liveRegion(ctx, map.project_id, patch)} id="live-region">
       ${summary(map, rows)} ${legend} ${board(ctx, map, live)}
       <section aria-labelledby="cancelled-h">
         <h2 id="cancelled-h">Cancelled (${cancelled.length})</h2>

@@ -1,6 +1,6 @@
 import type { OrderedStory, UnsequencedStory } from '../../projections/storymap-order.js';
 import { href, html, type Html } from '../html.js';
-import { definePage, type PageContext } from '../page.js';
+import { definePage, liveRegion, type PageContext } from '../page.js';
 import { dependencyGraph } from '../storymap/graph.js';
 import { mapOf, STORYMAP_MODELS, statusBadge, storyMapAt, storyPath } from '../storymap/reads.js';
 
@@ -54,7 +54,7 @@ export const buildOrderPage = definePage({
     const ids = new Set(drawn.map((o) => o.id));
     const edges = drawn.reduce((n, o) => n + o.depends_on.filter((d) => ids.has(d)).length, 0);
     const label = `Dependency graph of the first ${drawn.length} stories of the build order (${edges} dependencies); each arrow points from a story to one that depends on it. The list gives the same order.`;
-    const body = html`<div data-live-project="${map.project_id}" id="live-region">
+    const body = html`<div ${liveRegion(ctx, map.project_id)} id="live-region">
       <div class="build-order-split">
         <section aria-labelledby="graph-h" class="graph-box">
           <h2 id="graph-h">Dependency graph</h2>

@@ -1,7 +1,7 @@
 import { STORYMAP_STORIES, StoryMapKeys } from '../../projections/storymap-stories.js';
 import type { StoryView } from '../../projections/storymap-views.js';
 import { href, html, type Html } from '../html.js';
-import { definePage, type PageContext } from '../page.js';
+import { definePage, liveRegion, type PageContext } from '../page.js';
 import { openBlockers, openHandoffs } from '../../events/catalog/storymap-build-fold.js';
 import { founderActions, formsFor } from '../storymap/actions.js';
 import { blockerForm, buildActions, handoffForm, planForms } from '../storymap/build-actions.js';
@@ -206,7 +206,7 @@ export const storyPage = definePage({
       ? html`<p>${v.implementation_summary}</p>
           ${v.implemented_files.length ? html`<p><small>${v.implemented_files.join(', ')}</small></p>` : ''}`
       : '';
-    const body = html`<div data-live-project="${projectId}" id="live-region">
+    const body = html`<div ${liveRegion(ctx, projectId)} id="live-region">
       ${done ? html`<p class="done" role="status">Done: ${done}.</p>` : ''} ${facts(ctx, v, keys)}
       ${formsFor(ctx, { key: v.key, status: v.status, cancelled: v.cancelled_at !== null })}
       <section aria-labelledby="crit-h">

@@ -2,7 +2,7 @@ import { founderTodo } from '../../app/storymap-context.js';
 import { callerOf } from '../../app/storymap-access.js';
 import { storymap } from '../../app/storymap.js';
 import { href, html, type Html } from '../html.js';
-import { definePage, type PageContext } from '../page.js';
+import { definePage, liveRegion, type PageContext } from '../page.js';
 import { openBlockers, openHandoffs } from '../../events/catalog/storymap-build-fold.js';
 import { STORYMAP_RUNS } from '../../projections/storymap-runs.js';
 import { STORYMAP_STORIES, StoryMapKeys } from '../../projections/storymap-stories.js';
@@ -90,7 +90,7 @@ export const founderTodoPage = definePage({
     const ids = new Map(rows.map((r) => [r.key, r.id]));
     const formOf = formsOf(ctx, views);
     const done = ctx.url.searchParams.get('done');
-    const body = html`<div data-live-project="${id}" id="live-region">
+    const body = html`<div ${liveRegion(ctx, id)} id="live-region">
       ${done ? html`<p class="done" role="status">Done: ${done}.</p>` : ''}
       ${
         items.length === 0
