@@ -70,6 +70,12 @@ if (!process.env.INTENTLOG_TEST_BIN) {
     },
   );
   if (build.status !== 0) process.exit(build.status ?? 1);
+  // the build's other step (package.json): the table `mcp` answers initialize from
+  const table = spawnSync(process.execPath, [join(root, 'dist/cli/write-early-initialize.js')], {
+    stdio: 'inherit',
+    cwd: root,
+  });
+  if (table.status !== 0) process.exit(table.status ?? 1);
   env.INTENTLOG_TEST_BIN = join(root, 'dist/cli/main.js');
 }
 

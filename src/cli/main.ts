@@ -121,6 +121,11 @@ const run = async (name: string | undefined): Promise<Command> => {
 const hooked = async (): Promise<boolean> =>
   (await import('./hook-run.js')).hookMain(process.argv.slice(3));
 
+// a host waits for `mcp` to answer `initialize`: that needs none of what the server loads
+const earlyMcp = async (): Promise<void> =>
+  (await import('./mcp-early.js')).answerMcpEarly(process.argv.slice(3));
+
 const [first] = process.argv.slice(2);
+if (first === 'mcp') await earlyMcp();
 if (first === '--version' || first === '-V') process.stdout.write(`${version}\n`);
 else if (first !== 'hook' || !(await hooked())) await (await run(first)).parseAsync(process.argv);
