@@ -6,7 +6,7 @@
 // reads and links, and the CLI's commands load 200 to 500 files (zod alone is 95). The rest of
 // dist/ stays as tsc wrote it: tests, benches and the build's own table read it.
 import { readdir, readFile, rm } from 'node:fs/promises';
-import { dirname, relative } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -36,6 +36,26 @@ const ownLocation = {
 for (const name of await readdir(outdir))
   if (name.startsWith('bundle-')) await rm(`${outdir}/${name}`);
 
+/**
+ * zod's `z.locales` (its error messages in 40 languages, half of zod's bytes) is left with
+ * English only, the one `z` configures itself with: nothing here sets another (`z.config`).
+ */
+const englishOnly = {
+  name: 'zod-english-only',
+  setup(bundler) {
+    bundler.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, ({ importer }) =>
+      /[\\/]zod[\\/]v4[\\/]classic[\\/]/.test(importer)
+        ? { path: resolve(dirname(importer), '../locales/index.js'), namespace: 'zod-english-only' }
+        : undefined,
+    );
+    bundler.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, ({ path }) => ({
+      contents: "export { default as en } from './en.js';",
+      resolveDir: dirname(path),
+      loader: 'js',
+    }));
+  },
+};
+
 await build({
   entryPoints: [`${outdir}/main.js`],
   outdir,
@@ -52,6 +72,9 @@ await build({
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
   },
-  plugins: [ownLocation],
+  plugins: [ownLocation, englishOnly],
+  // names kept, for readable stacks (INTENTLOG_DEBUG): the bytes to compile are what costs
+  minifyWhitespace: true,
+  minifySyntax: true,
   logLevel: 'warning',
 });
