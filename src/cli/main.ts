@@ -122,11 +122,11 @@ const run = async (name: string | undefined): Promise<Command> => {
 const hooked = async (): Promise<boolean> =>
   (await import('./hook-run.js')).hookMain(process.argv.slice(3));
 
-// a host waits for `mcp` to answer `initialize`: that needs none of what the server loads
-const earlyMcp = async (): Promise<void> =>
-  (await import('./mcp-early.js')).answerMcpEarly(process.argv.slice(3));
-
 const [first] = process.argv.slice(2);
-if (first === 'mcp') await earlyMcp();
+// a host waits for `mcp` to answer `initialize`: that needs none of what the server loads
+const early = first === 'mcp' ? await import('./mcp-early.js') : undefined;
+await early?.answerMcpEarly(process.argv.slice(3));
 if (first === '--version' || first === '-V') process.stdout.write(`${version}\n`);
 else if (first !== 'hook' || !(await hooked())) await (await run(first)).parseAsync(process.argv);
+// `mcp` that ended without serving (it took stdin over otherwise) must not wait on stdin
+early?.releaseEarlyStdio();

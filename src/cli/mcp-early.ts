@@ -1,4 +1,6 @@
-import { startEarlyStdio } from '../mcp/stdio-early.js';
+import { releaseEarlyStdio, startEarlyStdio } from '../mcp/stdio-early.js';
+
+export { releaseEarlyStdio };
 
 /** `intentlog mcp`'s options, each with a value (commands/mcp.ts declares them for commander). */
 const VALUED = new Set(['--data-dir', '--store', '--surface', '--actor']);

@@ -29,6 +29,8 @@ export type EarlyStdio = {
    * caller attaches its reader and resumes it. Once only.
    */
   handOver(): Readable;
+  /** Stops reading and drops what was read: nobody will answer it. */
+  release(): void;
 };
 
 let current: EarlyStdio | undefined;
@@ -38,6 +40,14 @@ export const takeEarlyStdio = (): EarlyStdio | undefined => {
   const taken = current;
   current = undefined;
   return taken;
+};
+
+/**
+ * For a command that ends without serving (a bad `--actor`, a store that fails early): stops
+ * reading stdin, which would otherwise keep the process alive with no one to answer.
+ */
+export const releaseEarlyStdio = (): void => {
+  takeEarlyStdio()?.release();
 };
 
 export type EarlyOptions = {
@@ -68,14 +78,18 @@ export const startEarlyStdio = async (options: EarlyOptions, waitMs: number): Pr
   const first = new Promise<void>((resolve) => (seeFirst = resolve));
   const early: EarlyStdio = {
     answered: undefined,
-    handOver: () => {
+    release: () => {
       stdin.off('data', onData);
       stdin.off('end', onEnd);
+      // paused with nothing put back, stdin stops reading and lets the process end
+      stdin.pause();
+    },
+    handOver: () => {
+      early.release();
       const held = Buffer.concat(chunks);
       chunks.length = 0;
       // a stream cannot take bytes back after its end: the reader gets them on their own
       if (ended) return Readable.from(held.length > 0 ? [held] : []).pause();
-      stdin.pause();
       if (held.length > 0) stdin.unshift(held);
       return stdin;
     },

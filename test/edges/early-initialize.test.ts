@@ -214,4 +214,21 @@ describe('early initialize: the built `intentlog mcp`', () => {
     );
     assert.doesNotMatch(stderr, /answered early, differently/);
   });
+
+  it('ends with the error when it cannot serve after answering early (stdin still open)', async () => {
+    const child = spawn(
+      process.execPath,
+      intentlogArgs(['mcp', '--actor', 'not an id!', '--data-dir', join(dir, 'b')]),
+      { stdio: ['pipe', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stdout.resume();
+    child.stdin.write(`${JSON.stringify(initialize(1, '2025-06-18'))}\n`);
+    // the client keeps stdin open: the process must end on its own, not wait on stdin
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    child.stdin.destroy();
+    assert.equal(code, 1);
+    assert.match(stderr, /not an actor id/);
+  });
 });
