@@ -42,15 +42,22 @@ const mcpStart = (dataDir: string): Promise<{ initialize: number; list: number }
     });
     let text = '';
     let initialized: number | undefined;
+    let list: number | undefined;
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       text += chunk;
       if (initialized === undefined && /"id":1[,}]/.test(text))
         initialized = performance.now() - started;
-      if (initialized !== undefined && /"id":2[,}]/.test(text)) {
-        resolve({ initialize: initialized, list: performance.now() - started });
+      if (initialized !== undefined && list === undefined && /"id":2[,}]/.test(text)) {
+        list = performance.now() - started;
         child.stdin.end();
       }
     });
+    // the next command must not find this one still holding the data dir
+    child.on('close', () =>
+      list === undefined || initialized === undefined
+        ? reject(new Error('mcp ended before answering'))
+        : resolve({ initialize: initialized, list }),
+    );
     child.on('error', reject);
     child.stdin.write(`${JSON.stringify(initialize)}\n`);
     child.stdin.write(
@@ -93,7 +100,6 @@ for (let i = 0; i < RUNS; i++) {
   const mcp = await mcpStart(dataDir);
   rows[3]![1].push(mcp.initialize);
   rows[4]![1].push(mcp.list);
-  await new Promise((resolve) => setTimeout(resolve, 300)); // the mcp child lets go of the lock
 }
 const throughWriter = await withWriter(dataDir, () =>
   Array.from({ length: RUNS }, () =>
