@@ -89,8 +89,8 @@ const listSize = async (url: string, token: string): Promise<number> => {
   return (await response.text()).length;
 };
 
-/** Sequential calls over stdio: a spawned process, one client, one call at a time. */
-const stdioRate = async (
+/** A spawned stdio server and one client, warmed up with 50 calls of `tool`. */
+const stdioClient = async (
   command: string,
   args: string[],
   tool: string,
@@ -99,24 +99,23 @@ const stdioRate = async (
   const transport = new StdioClientTransport({ command, args, stderr: 'ignore' });
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(transport);
-  try {
-    for (let i = 0; i < 50; i++)
-      await client.callTool({ name: tool, arguments: toolArgs as Record<string, unknown> });
+  const call = async () => {
+    const r = await client.callTool({ name: tool, arguments: toolArgs });
+    if (r.isError) throw new Error(`${tool} over stdio: ${JSON.stringify(r).slice(0, 300)}`);
+  };
+  for (let i = 0; i < 50; i++) await call();
+  /** Sequential calls for SECONDS: one call at a time. */
+  const rate = async () => {
     const until = Date.now() + SECONDS * 1000;
     let done = 0;
     const started = performance.now();
     while (Date.now() < until) {
-      const r = await client.callTool({
-        name: tool,
-        arguments: toolArgs as Record<string, unknown>,
-      });
-      if (r.isError) throw new Error(`${tool} over stdio: ${JSON.stringify(r).slice(0, 300)}`);
+      await call();
       done++;
     }
     return done / ((performance.now() - started) / 1000);
-  } finally {
-    await client.close();
-  }
+  };
+  return { rate, close: () => client.close() };
 };
 
 const pct = (a: number, b: number) => `${Math.round((100 * a) / b)}%`;
@@ -222,16 +221,25 @@ const main = async () => {
   // stdio: a fresh data dir served by `intentlog mcp` (dist), and the SDK's echo over stdio
   const main = join(process.cwd(), 'dist/cli/main.js');
   const echoJs = new URL('./mcp-echo.js', import.meta.url).pathname;
-  const stdioEcho = await stdioRate(process.execPath, [echoJs, '--stdio'], 'echo', { text: 'hi' });
-  const stdioOurs = await stdioRate(
-    process.execPath,
-    [main, 'mcp', '--data-dir', dataDir, '--surface', 'governance'],
-    'get_project',
-    { project_id: 'bench' },
-  );
+  // both served at once and measured in alternating rounds, as over HTTP: a load that drifts
+  // during the run then weighs on both
+  const servers = [
+    await stdioClient(process.execPath, [echoJs, '--stdio'], 'echo', { text: 'hi' }),
+    await stdioClient(
+      process.execPath,
+      [main, 'mcp', '--data-dir', dataDir, '--surface', 'governance'],
+      'get_project',
+      { project_id: 'bench' },
+    ),
+  ];
+  const rounds: [number[], number[]] = [[], []];
+  for (let round = 0; round < ROUNDS; round++)
+    for (const [i, server] of servers.entries()) rounds[i as 0 | 1].push(await server.rate());
+  for (const server of servers) await server.close();
+  const [stdioEcho, stdioOurs] = [median(rounds[0]), median(rounds[1])];
   lines.push(
     '',
-    '| sequential calls over stdio | calls/s | % of echo |',
+    `| sequential calls over stdio (median of ${ROUNDS} rounds) | calls/s | % of echo |`,
     '| --- | --- | --- |',
     `| echo (SDK) | ${fmt(stdioEcho)} | 100% |`,
     `| get_project (governance) | ${fmt(stdioOurs)} | ${pct(stdioOurs, stdioEcho)} |`,

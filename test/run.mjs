@@ -59,16 +59,10 @@ if (run.length === 0) {
   process.exit(1);
 }
 
-// CLI tests start the real bin: build it once here rather than paying tsx in every process.
+// CLI tests start the real bin: build it once here (package.json `build`: tsc, the table `mcp`
+// answers initialize from, the bundle) rather than paying tsx in every process.
 if (!process.env.INTENTLOG_TEST_BIN) {
-  const build = spawnSync(
-    process.execPath,
-    [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
-    {
-      stdio: 'inherit',
-      cwd: root,
-    },
-  );
+  const build = spawnSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit', cwd: root });
   if (build.status !== 0) process.exit(build.status ?? 1);
   env.INTENTLOG_TEST_BIN = join(root, 'dist/cli/main.js');
 }

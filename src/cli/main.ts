@@ -31,8 +31,7 @@ const WITH_SURFACES: Record<string, Loader> = { mcp: KERNEL.mcp! };
 /**
  * Commands that open the log but serve nothing: the registry below the surfaces
  * (modules/kernel.ts: every context's events and read models, no MCP, no pages). Intent's
- * `hook` runs on every prompt, and `token create` in scripts, so they load only their file and
- * that.
+ * `hook` runs on every prompt, so it loads only its file and that.
  */
 const WITH_KERNEL: Record<string, Loader> = {
   hook: async () => (await import('./commands/hook.js')).hookCommand,
@@ -40,16 +39,18 @@ const WITH_KERNEL: Record<string, Loader> = {
   export: async () => (await import('./commands/export.js')).exportCommand,
   projections: async () => (await import('./commands/projections.js')).projectionsCommand,
   audit: async () => (await import('./commands/audit.js')).auditCommand,
-  token: async () => (await import('./commands/token.js')).tokenCommand,
   migrate: async () => (await import('./commands/migrate.js')).migrateCommand,
   status: async () => (await import('./commands/status.js')).statusCommand,
 };
 
 /**
- * Commands that open no app and so need no registry (none yet; `hook` opens the app): one line
- * each, `name: async () => (await import('./commands/<file>.js')).<factory>`.
+ * Commands main.ts gives no registry: they load it themselves where they open the app
+ * (options.ts, `kernelRegistry`). `token create`, which scripts wait for, appends through the
+ * log alone. One line each, `name: async () => (await import('./commands/<file>.js')).<factory>`.
  */
-const WITHOUT_REGISTRY: Record<string, Loader> = {};
+const WITHOUT_REGISTRY: Record<string, Loader> = {
+  token: async () => (await import('./commands/token.js')).tokenCommand,
+};
 
 // `intentlog log | head` closes stdout early: that is the reader's choice, not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -102,9 +103,9 @@ const run = async (name: string | undefined): Promise<Command> => {
   const [modules, commands] = await Promise.all([
     useModules(),
     Promise.all(
-      Object.values(kernel ? { [name]: KERNEL[name]! } : { ...KERNEL, ...WITH_KERNEL }).map(
-        (load) => load(),
-      ),
+      Object.values(
+        kernel ? { [name]: KERNEL[name]! } : { ...KERNEL, ...WITH_KERNEL, ...WITHOUT_REGISTRY },
+      ).map((load) => load()),
     ),
   ]);
   // a context's command that is also listed above (hook) is added once
@@ -122,5 +123,10 @@ const hooked = async (): Promise<boolean> =>
   (await import('./hook-run.js')).hookMain(process.argv.slice(3));
 
 const [first] = process.argv.slice(2);
+// a host waits for `mcp` to answer `initialize`: that needs none of what the server loads
+const early = first === 'mcp' ? await import('./mcp-early.js') : undefined;
+await early?.answerMcpEarly(process.argv.slice(3));
 if (first === '--version' || first === '-V') process.stdout.write(`${version}\n`);
 else if (first !== 'hook' || !(await hooked())) await (await run(first)).parseAsync(process.argv);
+// `mcp` that ended without serving (it took stdin over otherwise) must not wait on stdin
+early?.releaseEarlyStdio();

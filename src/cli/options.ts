@@ -1,10 +1,11 @@
 import { Command, Option } from 'commander';
-import { defaultDataDir, openApp, type App } from '../app/app.js';
+import type { App } from '../app/app.js';
+import { defaultDataDir } from '../app/data-dir.js';
 import { isReadOnlyFailure, snapshotDataDir } from '../events/open-snapshot.js';
 import { invalidArgument, isDomainError } from '../commands/errors.js';
 import { idProblem } from '../commands/ids.js';
 import { domainErrorOf } from '../commands/store-errors.js';
-import { registry } from './registry.js';
+import { kernelRegistry } from './registry.js';
 
 /** The options every command that opens the data takes. */
 export type AppFlags = { dataDir?: string; store?: string };
@@ -57,7 +58,8 @@ export const openFor = async (flags: AppFlags, access: AppAccess = 'write'): Pro
   const store = flags.store ? { store: flags.store } : {};
   const dataDir = flags.dataDir ?? defaultDataDir();
   let snapshot: Awaited<ReturnType<typeof snapshotDataDir>> | undefined;
-  const modules = registry().modules;
+  // loaded here, not above: a command that opens no app (`token create`) must not pay for it
+  const [{ openApp }, { modules }] = await Promise.all([import('../app/app.js'), kernelRegistry()]);
   const app = await openApp({ modules, dataDir, ...store }).catch(async (error: unknown) => {
     if (access !== 'read' || flags.store || !isReadOnlyFailure(error)) throw error;
     snapshot = await snapshotDataDir(dataDir);

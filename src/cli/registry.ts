@@ -17,6 +17,18 @@ export const useRegistry = (registry: CliRegistry): void => {
   current = registry;
 };
 
+/**
+ * The registry set, or else the kernel's (every context's events and read models, no
+ * surfaces): for a command main.ts starts without one, which opens the app only on some paths
+ * (`token`).
+ */
+export const kernelRegistry = async (): Promise<CliRegistry> => {
+  if (current) return current;
+  const { kernelModules } = await import('../modules/kernel.js');
+  current ??= { modules: kernelModules, surfaces: [] };
+  return current;
+};
+
 export const registry = (): CliRegistry => {
   if (!current) throw new Error('the CLI registry is not set (src/cli/main.ts sets it)');
   return current;

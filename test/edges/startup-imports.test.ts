@@ -4,9 +4,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { intentlogArgs } from '../support/intentlog-bin.js';
+import { fileURLToPath } from 'node:url';
 
 const reporter = new URL('./loaded-modules.mjs', import.meta.url).pathname;
+// from source, not the built bin: the bundle (scripts/bundle.mjs) puts many modules in one chunk,
+// so only the source shows which modules a command loads
+const source = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 
 let dir: string;
 before(async () => {
@@ -17,10 +20,14 @@ after(() => rm(dir, { recursive: true, force: true }));
 /** The modules `intentlog <args>` loaded, one path or URL a line; `input` goes to its stdin. */
 const loadedBy = async (args: string[], input = ''): Promise<string[]> => {
   const file = join(dir, `loaded-${args[0]}.txt`);
-  const child = spawn(process.execPath, ['--import', reporter, ...intentlogArgs(args)], {
-    env: { ...process.env, LOADED_MODULES_FILE: file, INTENTLOG_STORE: '' },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', reporter, '--import', 'tsx', source, ...args],
+    {
+      env: { ...process.env, LOADED_MODULES_FILE: file, INTENTLOG_STORE: '' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
   child.stdin.end(input);

@@ -1,7 +1,8 @@
 import { Command, Option } from 'commander';
 import { SYSTEM, type Principal } from '../../commands/principal.js';
-import { oauth } from '../../app/oauth.js';
+import { tokenCommands } from '../../commands/project/project-commands.js';
 import type { TokenView } from '../../projections/index.js';
+import { withProjectLog } from '../project-log.js';
 import { action, appCommand, cliId, note, out, withApp, type AppFlags } from '../options.js';
 
 type CreateFlags = AppFlags & { system?: boolean; actor?: string; label?: string };
@@ -16,8 +17,12 @@ const principalOf = (flags: CreateFlags): Principal => {
 const describePrincipal = (p: Principal): string =>
   p.kind === 'system' ? 'system' : `actor ${p.actor_id}`;
 
-// Each subcommand waits for the tokens read model only: a process that became the writer on a
-// long log must not wait for every other read model to catch up before it answers.
+/**
+ * Appends `token.issued` through the log alone (project-log.ts): scripts run `token create`
+ * and wait for it. When a writer runs (`serve`, `mcp`), its tokens read model has the token
+ * before the command answers; when none does, the next one folds it, and `serve`'s sign-in
+ * waits for the log's head on a token it does not know yet (mcp/http/auth.ts).
+ */
 const create = (): Command =>
   appCommand('create', 'issue an access token; prints only the token, once, on stdout')
     .addOption(new Option('--system', 'a token for the system principal').conflicts('actor'))
@@ -26,15 +31,22 @@ const create = (): Command =>
     .action(
       action(async (flags: CreateFlags) => {
         const principal = principalOf(flags);
-        await withApp(flags, async (app) => {
-          const issued = await app.tokens.issue(principal, flags.label ?? null, SYSTEM);
-          await app.waitFor(issued.position, ['tokens']);
-          await out(`${issued.token}\n`);
-          note(`issued ${issued.token_id} for ${describePrincipal(principal)}`);
+        const issued = await withProjectLog(flags, async (log) => {
+          const issued = await tokenCommands(log).issue(principal, flags.label ?? null, SYSTEM);
+          if (log.role() === 'follower')
+            await log.call('projections.waitFor', {
+              position: issued.position,
+              models: ['tokens'],
+            });
+          return issued;
         });
+        await out(`${issued.token}\n`);
+        note(`issued ${issued.token_id} for ${describePrincipal(principal)}`);
       }),
     );
 
+// revoke and list wait for the tokens read model only: a process that became the writer on a
+// long log must not wait for every other read model to catch up before it answers.
 const revoke = (): Command =>
   appCommand('revoke', 'revoke an access token by its id')
     .argument('<token-id>', 'the id `token create` reported (tok_…)')
@@ -44,6 +56,7 @@ const revoke = (): Command =>
           await app.waitFor(await app.tokens.revoke(tokenId, SYSTEM), ['tokens']);
           // a token a host got by signing in: its grant goes too, or the host would refresh
           const grant = (await app.tokens.list()).find((t) => t.token_id === tokenId)?.grant_id;
+          const { oauth } = await import('../../app/oauth.js');
           if (grant) await oauth(app).revokeGrant(grant, SYSTEM);
           note(`revoked ${tokenId}${grant ? ` and its sign-in grant ${grant}` : ''}`);
         });

@@ -8,7 +8,7 @@ import { levelEventLog } from '../level/level-event-log.js';
 import { isReadOnlyFailure } from '../open-snapshot.js';
 import { LogClosedError } from './errors.js';
 import type { Elect } from './route-keeper.js';
-import { startWriter, type Route } from './route.js';
+import { startWriter, type Endpoint, type Route } from './route.js';
 import { connectWriter } from './writer-client.js';
 import { serveWriter } from './writer-server.js';
 import { writerSocketPath } from './socket-path.js';
@@ -69,7 +69,11 @@ export const levelElection = (options: LevelElectionOptions): Elect => {
       await db.close();
       throw error;
     });
-    const route = await startWriter(log, options, (endpoint) => serveWriter(socketPath, endpoint));
+    const serve =
+      options.serveFollowers === false
+        ? undefined
+        : (endpoint: Endpoint) => serveWriter(socketPath, endpoint);
+    const route = await startWriter(log, options, serve);
     const reopen = failed.then((error) => {
       report(new Error(`a write to ${location} failed; reopening the store`, { cause: error }));
       return error;

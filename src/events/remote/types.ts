@@ -39,6 +39,13 @@ export type WriterExtension<Ops extends WriterOps = WriterOps> = {
   ops?: Ops;
   /** errors no caller is waiting for, such as a failed takeover (the process keeps trying) */
   onError?: (error: unknown) => void;
+  /**
+   * A writer that serves no follower: for a short command that holds only part of the catalog
+   * and none of the read models (`token create`). It never listens on the socket, so another
+   * process keeps trying the lock and the socket until this one closes, and then elects a
+   * writer that serves them all.
+   */
+  serveFollowers?: boolean;
 };
 
 /**

@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+// The build's last step (package.json `build`, after tsc): bundles the CLI that tsc wrote to
+// dist/cli/main.js into that same file, with the commands it loads on demand as chunks beside
+// it (dist/cli/bundle-*.js). Hosts start `intentlog mcp` on every session and `intentlog hook` on
+// every prompt; on Node 20 the ES module loader spends about 1 ms on each file it resolves,
+// reads and links, and the CLI's commands load 200 to 500 files (zod alone is 95). The rest of
+// dist/ stays as tsc wrote it: tests, benches and the build's own table read it.
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { dirname, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const outdir = `${root}dist/cli`;
+
+/**
+ * A module that finds files beside itself (`new URL('../../package.json', import.meta.url)`)
+ * keeps finding them from its own place in dist/: its `import.meta.url` becomes its original
+ * URL, worked out from the URL of the chunk it lands in (every chunk is in `outdir`).
+ */
+const ownLocation = {
+  name: 'own-location',
+  setup(bundler) {
+    bundler.onLoad({ filter: /[\\/]dist[\\/].*\.js$/ }, async ({ path }) => {
+      const text = await readFile(path, 'utf8');
+      if (!text.includes('import.meta.url')) return { contents: text, loader: 'js' };
+      const from = relative(outdir, dirname(path)).split('\\').join('/');
+      const own = `${from ? `${from}/` : ''}${path.split(/[\\/]/).at(-1)}`;
+      const url = `new URL(${JSON.stringify(own)}, import.meta.url).href`;
+      return { contents: text.replaceAll('import.meta.url', url), loader: 'js' };
+    });
+  },
+};
+
+// the chunks of an earlier build: their names change with their contents
+for (const name of await readdir(outdir))
+  if (name.startsWith('bundle-')) await rm(`${outdir}/${name}`);
+
+/**
+ * zod's `z.locales` (its error messages in 40 languages, half of zod's bytes) is left with
+ * English only, the one `z` configures itself with: nothing here sets another (`z.config`).
+ */
+const englishOnly = {
+  name: 'zod-english-only',
+  setup(bundler) {
+    bundler.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, ({ importer }) =>
+      /[\\/]zod[\\/]v4[\\/]classic[\\/]/.test(importer)
+        ? { path: resolve(dirname(importer), '../locales/index.js'), namespace: 'zod-english-only' }
+        : undefined,
+    );
+    bundler.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, ({ path }) => ({
+      contents: "export { default as en } from './en.js';",
+      resolveDir: dirname(path),
+      loader: 'js',
+    }));
+  },
+};
+
+await build({
+  entryPoints: [`${outdir}/main.js`],
+  outdir,
+  chunkNames: 'bundle-[name]-[hash]',
+  allowOverwrite: true,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  // native addons find their binaries from their own directory; optional ones may be absent
+  external: ['classic-level', 'msgpackr-extract', 'pg-native'],
+  // the CommonJS packages bundled here call require() for Node's own modules
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
+  plugins: [ownLocation, englishOnly],
+  // names kept, for readable stacks (INTENTLOG_DEBUG): the bytes to compile are what costs
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
+});
