@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -138,17 +139,15 @@ const PROF = process.env.INTENT_BENCH_PROF;
 const profArgs = PROF ? ['--cpu-prof', '--cpu-prof-dir', PROF] : [];
 
 /** The snapshot over stdio, then (the server still running, the data dir's writer) the Hooks. */
-const withServer = async (dataDir: string, root: string, task_id: string, runs: number) => {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [...profArgs, CLI, 'mcp', '--data-dir', dataDir, '--surface', 'intent'],
-    stderr: 'ignore',
-  });
-  const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(transport);
+const snapshotAndHooks = async (
+  client: Client,
+  where: { dataDir: string; root: string; task_id: string },
+  calls: number,
+) => {
+  const { dataDir, root, task_id } = where;
   const times: number[] = [];
   let bytes = 0;
-  for (let i = 0; i < runs + 3; i++) {
+  for (let i = 0; i < (calls > 0 ? calls + 3 : 0); i++) {
     const t0 = performance.now();
     const answer = await client.callTool({
       name: 'intent_get_snapshot',
@@ -158,9 +157,7 @@ const withServer = async (dataDir: string, root: string, task_id: string, runs: 
     bytes = JSON.stringify(answer.structuredContent).length;
     if (answer.isError) throw new Error(JSON.stringify(answer.structuredContent));
   }
-  const hooks = await hookTimes(dataDir, root);
-  await client.close();
-  return { times, bytes, hooks };
+  return { times, bytes, hooks: await hookTimes(dataDir, root) };
 };
 
 /** One Hook process, from spawn to its answer on stdout (the host waits for exactly that). */
@@ -207,33 +204,69 @@ const nodeTimes = async (): Promise<number[]> => {
 const hookRow = (what: string, times: number[]) =>
   `| ${what}, p50 / p95 (${times.length} runs) | ${fmt(median(times))} / ${fmt(percentile(times, 95))} ms | p50 < 150 ms |`;
 
-const main = async () => {
-  const base = await mkdtemp(join(tmpdir(), 'intentlog-bench-intent-'));
+/**
+ * `npm run bench:intent -- hooks`: only the Hooks (and the floor), on the same 5,000-claim store.
+ * INTENT_BENCH_DATA=<dir>: keep the populated store there and reuse it on the next run (a
+ * profiling loop: populating takes seconds).
+ */
+const HOOKS_ONLY = process.argv.slice(2).includes('hooks');
+const KEPT = process.env.INTENT_BENCH_DATA;
+
+/** The bench's store and project: a kept one as it was left, else a fresh one populated now. */
+const prepare = async () => {
+  const base = KEPT ?? (await mkdtemp(join(tmpdir(), 'intentlog-bench-intent-')));
   const root = join(base, 'project');
-  await mkdir(root);
   const dataDir = join(base, 'data');
+  const marker = join(base, 'task-id');
+  if (KEPT && existsSync(marker))
+    return { base, root, dataDir, task_id: readFileSync(marker, 'utf8'), populated: undefined };
+  await mkdir(root, { recursive: true });
+  const started = performance.now();
+  const populated = await populate(dataDir, root);
+  writeFileSync(marker, populated.task_id);
+  const ms = performance.now() - started;
+  return { base, root, dataDir, task_id: populated.task_id, populated: { ...populated, ms } };
+};
+
+/** `intentlog mcp` running on the data dir (its writer) while `during` runs. */
+const withWriter = async <T>(dataDir: string, during: (client: Client) => Promise<T>) => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [...profArgs, CLI, 'mcp', '--data-dir', dataDir, '--surface', 'intent'],
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(transport);
   try {
-    const started = performance.now();
-    const { task_id, inProcess, writers } = await populate(dataDir, root);
-    const built = performance.now() - started;
+    return await during(client);
+  } finally {
+    await client.close();
+  }
+};
+
+const main = async () => {
+  const { base, root, dataDir, task_id, populated } = await prepare();
+  try {
     const bare = await nodeTimes();
     const alone = await hookTimes(dataDir, root);
-    const snap = await withServer(
-      dataDir,
-      root,
-      task_id,
-      Number(process.env.INTENT_BENCH_CALLS ?? 30),
+    const calls = HOOKS_ONLY ? 0 : Number(process.env.INTENT_BENCH_CALLS ?? 30);
+    const snap = await withWriter(dataDir, (client) =>
+      snapshotAndHooks(client, { dataDir, root, task_id }, calls),
     );
-    console.log(`| populate ${CLAIMS} claims (${DISPUTES} disputes) | ${fmt(built)} ms |`);
-    console.log(
-      `| 24 closed-loop writers on one task, ${writers.writes} writes, each landed once | ${fmt(writers.ms)} ms = ${fmt((writers.writes / writers.ms) * 1000)} writes/s |`,
-    );
-    console.log(
-      `| snapshot read in process (no transport), p50 / p95 (100 reads) | ${fmt(median(inProcess))} / ${fmt(percentile(inProcess, 95))} ms |`,
-    );
-    console.log(
-      `| intent_get_snapshot over stdio, p50 / p95 (30 calls) | ${fmt(median(snap.times))} / ${fmt(percentile(snap.times, 95))} ms (${fmt(snap.bytes)} bytes) |`,
-    );
+    if (populated) {
+      const { ms, writers, inProcess } = populated;
+      console.log(`| populate ${CLAIMS} claims (${DISPUTES} disputes) | ${fmt(ms)} ms |`);
+      console.log(
+        `| 24 closed-loop writers on one task, ${writers.writes} writes, each landed once | ${fmt(writers.ms)} ms = ${fmt((writers.writes / writers.ms) * 1000)} writes/s |`,
+      );
+      console.log(
+        `| snapshot read in process (no transport), p50 / p95 (100 reads) | ${fmt(median(inProcess))} / ${fmt(percentile(inProcess, 95))} ms |`,
+      );
+    }
+    if (!HOOKS_ONLY)
+      console.log(
+        `| intent_get_snapshot over stdio, p50 / p95 (${calls} calls) | ${fmt(median(snap.times))} / ${fmt(percentile(snap.times, 95))} ms (${fmt(snap.bytes)} bytes) |`,
+      );
     console.log(hookRow('`node -e` start to first output (the floor)', bare));
     console.log(
       hookRow('hook user-prompt, `intentlog mcp` running (asks the writer)', snap.hooks.prompt),
@@ -242,7 +275,7 @@ const main = async () => {
     console.log(hookRow('hook user-prompt, no writer (opens the store itself)', alone.prompt));
     console.log(hookRow('hook session-start, no writer', alone.start));
   } finally {
-    await rm(base, { recursive: true, force: true });
+    if (!KEPT) await rm(base, { recursive: true, force: true });
   }
 };
 
