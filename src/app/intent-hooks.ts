@@ -57,9 +57,7 @@ const sessionStart = async (app: App, project: string): Promise<string | undefin
   const direct: string[] = [];
   let other = 0;
   for (const head of heads) {
-    const view = await service.reads.view(project, head.task_id);
-    if (!('head' in view)) continue;
-    for (const c of view.claims) {
+    for (const c of (await service.reads.claims(project, head.task_id)) ?? []) {
       if (c.life !== 'active') continue;
       const b = c.body;
       const userSaid =

@@ -97,12 +97,23 @@ export const intentReads = (
     return { head, claims, candidates, prepared };
   };
 
+  /**
+   * The claims of a task whose mode is on, without its candidates (they grow by one a prompt):
+   * what a SessionStart Hook reads. Undefined for a task that is gone, private or off.
+   */
+  const claims = async (p: string, t: string): Promise<ClaimView[] | undefined> => {
+    await waitFor(await log.head());
+    const head = await queries.head(p, t);
+    if (!head || head.deleted || head.mode !== 'on') return undefined;
+    return (await claimsOf(p, t, head.last_position)).claims;
+  };
+
   const snapshot = async (p: string, t: string, now: string): Promise<Snapshot | OffStatus> => {
     const v = await view(p, t);
     return 'head' in v ? snapshotOf(v.head, v.prepared(), now) : v;
   };
 
-  return { view, snapshot, tasks: queries.tasks };
+  return { view, claims, snapshot, tasks: queries.tasks };
 };
 
 export type IntentReads = ReturnType<typeof intentReads>;

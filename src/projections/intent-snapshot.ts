@@ -36,6 +36,12 @@ export type CandidateView = {
 
 type Head = TaskHead & {
   host_session_hash: string | null;
+  /**
+   * The log position of the last event that changed the task's claims, mode or existence: the
+   * key its cached claims are kept by. A candidate or an import record changes no claim (an
+   * import's claims come as their own events), so a Hook's candidate per prompt leaves the
+   * cache of a 5,000-claim task good.
+   */
   last_position: number;
   /** set by a recovery flag (post-compact), null once served; absent on a task never flagged */
   recovery?: RecoveryFlag | null;
@@ -68,6 +74,8 @@ const apply = async (e: IntentLogEvent, tx: ModelTx): Promise<void> => {
   if (e.shredded) return;
   const { project_id: p, task_id: t } = e.data;
   const touch = (h: Head): Head => ({ ...h, last_position: e.global_position });
+  // candidates, import records and recovery flags are metadata beside the claims: they leave
+  // `last_position` (the cached claims' key) where it is
   switch (e.type) {
     case 'intent.task_started':
       tx.put(taskKey(p, t), {
@@ -117,11 +125,10 @@ const apply = async (e: IntentLogEvent, tx: ModelTx): Promise<void> => {
     case 'intent.candidate_recorded': {
       const { project_id: _p, task_id: _t, ...candidate } = e.data;
       tx.put(candidateKey(p, t, candidate.candidate_id), candidate satisfies CandidateView);
-      return updateHead(tx, p, t, (h) => touch({ ...h, candidate_count: h.candidate_count + 1 }));
+      return updateHead(tx, p, t, (h) => ({ ...h, candidate_count: h.candidate_count + 1 }));
     }
     case 'intent.import_recorded':
-      return updateHead(tx, p, t, (h) => touch({ ...h, imports: h.imports + 1 }));
-    // control metadata: the claims are unchanged, so their cached snapshot stays good
+      return updateHead(tx, p, t, (h) => ({ ...h, imports: h.imports + 1 }));
     case 'intent.recovery_flagged': {
       const recovery = { state: e.data.state, flagged_at: e.data.flagged_at };
       return updateHead(tx, p, t, (h) => ({ ...h, recovery }));
