@@ -1,8 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { openApp } from '../../src/app/app.js';
 import { filesHolding } from '../../src/app/intent-io.js';
@@ -19,9 +20,35 @@ const EVENTS = ['session-start', 'user-prompt', 'post-compact', 'stop', 'session
  * on a loaded machine a 2 s deadline would answer `continue` before the write.
  */
 const hook = (event: string, dataDir: string, stdin: string) =>
+  run(intentlogArgs(['hook', ...hookArgs(event, dataDir)]), stdin);
+
+const hookArgs = (event: string, dataDir: string) => [
+  event,
+  '--data-dir',
+  dataDir,
+  '--timeout',
+  '60000',
+];
+
+/**
+ * The plugin's entry, `intentlog-hook <event>` (src/cli/hook.ts): the one the test runner built
+ * beside the bin (its ES module; the package's bin is the same code bundled into one file),
+ * else the source through tsx.
+ */
+const hookEntry = (args: readonly string[]): string[] => {
+  const bin = process.env.INTENTLOG_TEST_BIN;
+  if (bin) return [join(dirname(bin), 'hook.js'), ...args];
+  return [
+    '--import',
+    'tsx',
+    fileURLToPath(new URL('../../src/cli/hook.ts', import.meta.url)),
+    ...args,
+  ];
+};
+
+const run = (args: string[], stdin: string) =>
   new Promise<{ stdout: string; code: number | null }>((resolve) => {
-    const args = ['hook', event, '--data-dir', dataDir, '--timeout', '60000'];
-    const child = spawn(process.execPath, intentlogArgs(args), {
+    const child = spawn(process.execPath, args, {
       env: { ...process.env, INTENTLOG_STORE: '' },
     });
     let stdout = '';
@@ -202,6 +229,10 @@ describe('intent hooks CLI', () => {
           // the whole process, while this process holds the data dir's lock
           const start = await hook('session-start', data, JSON.stringify({ cwd: root }));
           assert.deepEqual(JSON.parse(start.stdout), asked.kind === 'answered' && asked.output);
+          // the plugin's entry answers the same
+          const entry = hookEntry(hookArgs('session-start', data));
+          const fromEntry = await run(entry, JSON.stringify({ cwd: root }));
+          assert.deepEqual(JSON.parse(fromEntry.stdout), JSON.parse(start.stdout));
           const prompt = JSON.stringify({ cwd: root, session_id: 'session-W', prompt: 'hi' });
           assert.deepEqual(JSON.parse((await hook('user-prompt', data, prompt)).stdout), {
             continue: true,
@@ -217,6 +248,42 @@ describe('intent hooks CLI', () => {
         }
       }),
     ));
+
+  it("the plugin's entry continues on malformed input and hands anything else to the CLI", () =>
+    withDir(async (dir) => {
+      const missing = join(dir, 'not-there');
+      const [malformed, help] = await Promise.all([
+        run(hookEntry(hookArgs('user-prompt', missing)), '{not json'),
+        run(hookEntry(['--help']), ''),
+      ]);
+      assert.equal(malformed.code, 0);
+      assert.deepEqual(JSON.parse(malformed.stdout), { continue: true });
+      assert.equal(existsSync(missing), false);
+      assert.equal(help.code, 0);
+      assert.match(help.stdout, /Usage: intentlog hook \[options\] <event>/);
+    }));
+
+  it('the plugin runs every Hook through the entry the package installs as intentlog-hook', () => {
+    const read = (path: string) =>
+      JSON.parse(readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8')) as unknown;
+    const { bin, scripts } = read('package.json') as {
+      bin: Record<string, string>;
+      scripts: Record<string, string>;
+    };
+    assert.equal(bin['intentlog-hook'], 'dist/cli/hook.cjs');
+    assert.match(scripts['build:hook']!, /dist\/cli\/hook\.js .*--outfile=dist\/cli\/hook\.cjs/);
+    const { hooks } = read('plugin/hooks/hooks.json') as {
+      hooks: Record<string, { hooks: { command: string }[] }[]>;
+    };
+    const commands = Object.values(hooks).flatMap((list) =>
+      list.flatMap((entry) => entry.hooks.map((h) => h.command)),
+    );
+    assert.deepEqual(
+      commands.map((c) => c.split(' ')[0]),
+      EVENTS.map(() => 'intentlog-hook'),
+    );
+    assert.deepEqual(commands.map((c) => c.split(' ')[1]).sort(), [...EVENTS].sort());
+  });
 
   it('no writer, or one that serves no Hooks: the Hook is told to open the app itself', () =>
     withDir(async (data) => {
