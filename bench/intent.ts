@@ -21,6 +21,13 @@ import { fmt, median, percentile } from './stats.js';
  * (builds dist/ and the bench); INTENT_BENCH_HOOK_RUNS (default 21), INTENT_BENCH_CALLS (30).
  */
 const CLI = fileURLToPath(new URL('../../../dist/cli/main.js', import.meta.url));
+/** The plugin's Hook command, `intentlog-hook` (src/cli/hook.ts bundled by `npm run build`). */
+const HOOK_BIN = fileURLToPath(new URL('../../../dist/cli/hook.cjs', import.meta.url));
+
+/** How a Hook is started: the plugin's `intentlog-hook <event>`, or `intentlog hook <event>`. */
+type Entry = 'bin' | 'cli';
+const entryArgs = (entry: Entry, event: string) =>
+  entry === 'bin' ? [HOOK_BIN, event] : [CLI, 'hook', event];
 const CLAIMS = 5000;
 const SESSION = 'bench-session';
 const HOOK_RUNS = Number(process.env.INTENT_BENCH_HOOK_RUNS ?? 21);
@@ -157,14 +164,15 @@ const snapshotAndHooks = async (
     bytes = JSON.stringify(answer.structuredContent).length;
     if (answer.isError) throw new Error(JSON.stringify(answer.structuredContent));
   }
-  return { times, bytes, hooks: await hookTimes(dataDir, root) };
+  return { times, bytes, hooks: await hookTimes(dataDir, root, true) };
 };
 
 /** One Hook process, from spawn to its answer on stdout (the host waits for exactly that). */
-const hookTime = (dataDir: string, root: string, event: string): Promise<number> =>
+const hookTime = (dataDir: string, root: string, event: string, entry: Entry): Promise<number> =>
   new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [...profArgs, CLI, 'hook', event, '--data-dir', dataDir]);
+    const args = [...profArgs, ...entryArgs(entry, event), '--data-dir', dataDir];
+    const child = spawn(process.execPath, args);
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
@@ -175,15 +183,20 @@ const hookTime = (dataDir: string, root: string, event: string): Promise<number>
     child.stdin.end(JSON.stringify({ cwd: root, session_id: SESSION, prompt: 'hello' }));
   });
 
-/** user-prompt (records a candidate) and session-start (reads the project), interleaved. */
-const hookTimes = async (dataDir: string, root: string) => {
+/**
+ * user-prompt (records a candidate) and session-start (reads the project), interleaved, through
+ * the plugin's entry; with `viaCli`, user-prompt through `intentlog hook` too.
+ */
+const hookTimes = async (dataDir: string, root: string, viaCli = false) => {
   const prompt: number[] = [];
   const start: number[] = [];
+  const cli: number[] = [];
   for (let i = 0; i < HOOK_RUNS; i++) {
-    prompt.push(await hookTime(dataDir, root, 'user-prompt'));
-    start.push(await hookTime(dataDir, root, 'session-start'));
+    prompt.push(await hookTime(dataDir, root, 'user-prompt', 'bin'));
+    start.push(await hookTime(dataDir, root, 'session-start', 'bin'));
+    if (viaCli) cli.push(await hookTime(dataDir, root, 'user-prompt', 'cli'));
   }
-  return { prompt, start };
+  return { prompt, start, cli };
 };
 
 /** Bare Node's own start, the floor under every Hook figure (the same number of runs). */
@@ -269,11 +282,21 @@ const main = async () => {
       );
     console.log(hookRow('`node -e` start to first output (the floor)', bare));
     console.log(
-      hookRow('hook user-prompt, `intentlog mcp` running (asks the writer)', snap.hooks.prompt),
+      hookRow(
+        '`intentlog-hook user-prompt`, `intentlog mcp` running (asks the writer)',
+        snap.hooks.prompt,
+      ),
     );
-    console.log(hookRow('hook session-start, `intentlog mcp` running', snap.hooks.start));
-    console.log(hookRow('hook user-prompt, no writer (opens the store itself)', alone.prompt));
-    console.log(hookRow('hook session-start, no writer', alone.start));
+    console.log(
+      hookRow('`intentlog-hook session-start`, `intentlog mcp` running', snap.hooks.start),
+    );
+    console.log(
+      hookRow('`intentlog hook user-prompt` (main.js), `intentlog mcp` running', snap.hooks.cli),
+    );
+    console.log(
+      hookRow('`intentlog-hook user-prompt`, no writer (opens the store itself)', alone.prompt),
+    );
+    console.log(hookRow('`intentlog-hook session-start`, no writer', alone.start));
   } finally {
     if (!KEPT) await rm(base, { recursive: true, force: true });
   }

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,6 +71,15 @@ describe('intent hooks CLI', () => {
         }),
       );
       assert.equal(existsSync(missing), false);
+    }));
+
+  it('a directory that is no data dir is left as it was', () =>
+    withDir(async (dir) => {
+      await writeFile(join(dir, 'notes.txt'), 'not intentlog', { mode: 0o644 });
+      const { stdout } = await hook('stop', dir, JSON.stringify({ cwd: dir }));
+      assert.deepEqual(JSON.parse(stdout), { continue: true });
+      assert.deepEqual(readdirSync(dir), ['notes.txt']);
+      assert.equal(statSync(join(dir, 'notes.txt')).mode & 0o777, 0o644);
     }));
 
   it('session-start injects only direct user statements; user-prompt records only a hash', () =>
