@@ -1,7 +1,11 @@
 import { intentError } from '../commands/intent/errors.js';
 import type { TaskState } from '../commands/intent/task-state.js';
 import type { EventLog } from '../events/index.js';
-import { intentSnapshotQueries, type CandidateView } from '../projections/intent-snapshot.js';
+import {
+  intentSnapshotQueries,
+  type CandidateView,
+  type DirectStatement,
+} from '../projections/intent-snapshot.js';
 import {
   prepareClaims,
   snapshotOf,
@@ -98,14 +102,14 @@ export const intentReads = (
   };
 
   /**
-   * The claims of a task whose mode is on, without its candidates (they grow by one a prompt):
-   * what a SessionStart Hook reads. Undefined for a task that is gone, private or off.
+   * A task's active direct user statements, with no other claim read: what a SessionStart Hook
+   * injects (the head counts the rest). For a task whose mode is on; else undefined.
    */
-  const claims = async (p: string, t: string): Promise<ClaimView[] | undefined> => {
+  const direct = async (p: string, t: string): Promise<DirectStatement[] | undefined> => {
     await waitFor(await log.head());
     const head = await queries.head(p, t);
     if (!head || head.deleted || head.mode !== 'on') return undefined;
-    return (await claimsOf(p, t, head.last_position)).claims;
+    return queries.direct(p, t);
   };
 
   const snapshot = async (p: string, t: string, now: string): Promise<Snapshot | OffStatus> => {
@@ -113,7 +117,7 @@ export const intentReads = (
     return 'head' in v ? snapshotOf(v.head, v.prepared(), now) : v;
   };
 
-  return { view, claims, snapshot, tasks: queries.tasks };
+  return { view, direct, snapshot, tasks: queries.tasks };
 };
 
 export type IntentReads = ReturnType<typeof intentReads>;

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { openApp } from '../../src/app/app.js';
+import { runHook } from '../../src/app/intent-hooks.js';
 import { filesHolding } from '../../src/app/intent-io.js';
 import { askWriter } from '../../src/cli/hook-writer.js';
 import { writerSocketPath } from '../../src/events/open-log.js';
@@ -154,6 +155,55 @@ describe('intent hooks CLI', () => {
             list.map((x) => [x.origin, x.hook_event, x.statement]),
             [['hook', 'user-prompt', null]],
           );
+        } finally {
+          await c.close();
+          await app.close();
+        }
+      }),
+    ));
+
+  it('session-start shows what is active after a replacement and an invalidation', () =>
+    withDir((data) =>
+      withDir(async (root) => {
+        const app = await openAt(data);
+        const c = await intentClient(app, [root]);
+        const user = (statement: string) => ({
+          epistemic_status: 'explicit',
+          basis: 'direct_statement',
+          statement,
+          source_ref: userSource,
+        });
+        try {
+          const started = await c.ok('intent_start_task', {
+            claims: [user('Keep the CLI flags'), user('Write the docs in French')],
+          });
+          const task_id = String(started.task_id);
+          const [flags, french] = started.claims as unknown as { claim_id: string }[];
+          await c.ok('intent_replace_claim', {
+            task_id,
+            supersedes: [flags!.claim_id],
+            claim: user('Keep the CLI flags and their short forms'),
+          });
+          await c.ok('intent_invalidate', {
+            task_id,
+            claim_id: french!.claim_id,
+            reason: 'the user changed their mind',
+            source_ref: userSource,
+          });
+          await c.ok('intent_add_inference', {
+            task_id,
+            statement: 'The user likes small commits',
+            confidence: 0.5,
+            source_ref: agentSource,
+          });
+          const { hookSpecificOutput } = await runHook(app, 'session-start', { cwd: root });
+          const lines = hookSpecificOutput!.additionalContext.split('\n');
+          assert.deepEqual(
+            lines.filter((l) => l.startsWith('- ')),
+            ['- "Keep the CLI flags and their short forms"'],
+          );
+          // the inference: active, not a direct statement; the replaced and the invalidated: gone
+          assert.match(lines.at(-1)!, /^\(1 further claims/);
         } finally {
           await c.close();
           await app.close();
