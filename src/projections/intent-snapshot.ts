@@ -23,6 +23,9 @@ export const INTENT_SNAPSHOT = 'intent.snapshot';
 const taskKey = (p: string, t: string) => modelKey('task', p, t);
 const claimPrefix = (p: string, t: string) => modelKeyPrefix('claim', p, t);
 const claimKey = (p: string, t: string, c: string) => modelKey('claim', p, t, c);
+/** An active claim's marker: ids only, unsealed, so a claim shredded before its tombstone is
+ * folded still tells whether it was active, live and in a replay alike. */
+const activeKey = (p: string, t: string, c: string) => modelKey('active', p, t, c);
 const directPrefix = (p: string, t: string) => modelKeyPrefix('direct', p, t);
 const directKey = (p: string, t: string, c: string) => modelKey('direct', p, t, c);
 const candidatePrefix = (p: string, t: string) => modelKeyPrefix('candidate', p, t);
@@ -75,8 +78,8 @@ const updateHead = async (tx: ModelTx, p: string, t: string, change: (h: Head) =
  * statement goes, and the head's count drops. True when it was active.
  */
 const leaveActive = async (tx: ModelTx, p: string, t: string, id: string): Promise<boolean> => {
-  const claim = await tx.get<ClaimView>(claimKey(p, t, id));
-  if (claim?.life !== 'active') return false;
+  if ((await tx.get<true>(activeKey(p, t, id))) === undefined) return false;
+  tx.del(activeKey(p, t, id));
   tx.del(directKey(p, t, id));
   await updateHead(tx, p, t, (h) => ({ ...h, active: h.active - 1 }));
   return true;
@@ -89,10 +92,9 @@ const updateClaim = async (
   id: string,
   change: Partial<ClaimView>,
 ) => {
-  const claim = await tx.get<ClaimView>(claimKey(p, t, id));
-  if (!claim) return;
   if (change.life !== undefined && change.life !== 'active') await leaveActive(tx, p, t, id);
-  putClaim(tx, claimKey(p, t, id), { ...claim, ...change });
+  const claim = await tx.get<ClaimView>(claimKey(p, t, id));
+  if (claim) putClaim(tx, claimKey(p, t, id), { ...claim, ...change });
 };
 
 type IntentLogEvent = LogEventOf<(typeof intentEvents)[number]>;
@@ -124,6 +126,7 @@ const apply = async (e: IntentLogEvent, tx: ModelTx): Promise<void> => {
       const head = await tx.get<Head>(taskKey(p, t));
       if (!head) return;
       tx.put(taskKey(p, t), touch({ ...head, active: head.active + 1 }));
+      tx.put(activeKey(p, t, claim.claim_id), true);
       if (isDirect(claim))
         tx.put(
           directKey(p, t, claim.claim_id),
@@ -155,6 +158,7 @@ const apply = async (e: IntentLogEvent, tx: ModelTx): Promise<void> => {
     case 'intent.task_deleted':
       for (const id of e.data.claim_ids) {
         tx.del(claimKey(p, t, id));
+        tx.del(activeKey(p, t, id));
         tx.del(directKey(p, t, id));
       }
       for (const id of e.data.candidate_ids) tx.del(candidateKey(p, t, id));
