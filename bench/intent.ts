@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,13 @@ import { fmt, median, percentile } from './stats.js';
  * (builds dist/ and the bench); INTENT_BENCH_HOOK_RUNS (default 21), INTENT_BENCH_CALLS (30).
  */
 const CLI = fileURLToPath(new URL('../../../dist/cli/main.js', import.meta.url));
+/** The plugin's Hook command, `intentlog-hook` (src/cli/hook.ts bundled by `npm run build`). */
+const HOOK_BIN = fileURLToPath(new URL('../../../dist/cli/hook.cjs', import.meta.url));
+
+/** How a Hook is started: the plugin's `intentlog-hook <event>`, or `intentlog hook <event>`. */
+type Entry = 'bin' | 'cli';
+const entryArgs = (entry: Entry, event: string) =>
+  entry === 'bin' ? [HOOK_BIN, event] : [CLI, 'hook', event];
 const CLAIMS = 5000;
 const SESSION = 'bench-session';
 const HOOK_RUNS = Number(process.env.INTENT_BENCH_HOOK_RUNS ?? 21);
@@ -138,17 +146,15 @@ const PROF = process.env.INTENT_BENCH_PROF;
 const profArgs = PROF ? ['--cpu-prof', '--cpu-prof-dir', PROF] : [];
 
 /** The snapshot over stdio, then (the server still running, the data dir's writer) the Hooks. */
-const withServer = async (dataDir: string, root: string, task_id: string, runs: number) => {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [...profArgs, CLI, 'mcp', '--data-dir', dataDir, '--surface', 'intent'],
-    stderr: 'ignore',
-  });
-  const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(transport);
+const snapshotAndHooks = async (
+  client: Client,
+  where: { dataDir: string; root: string; task_id: string },
+  calls: number,
+) => {
+  const { dataDir, root, task_id } = where;
   const times: number[] = [];
   let bytes = 0;
-  for (let i = 0; i < runs + 3; i++) {
+  for (let i = 0; i < (calls > 0 ? calls + 3 : 0); i++) {
     const t0 = performance.now();
     const answer = await client.callTool({
       name: 'intent_get_snapshot',
@@ -158,16 +164,21 @@ const withServer = async (dataDir: string, root: string, task_id: string, runs: 
     bytes = JSON.stringify(answer.structuredContent).length;
     if (answer.isError) throw new Error(JSON.stringify(answer.structuredContent));
   }
-  const hooks = await hookTimes(dataDir, root);
-  await client.close();
-  return { times, bytes, hooks };
+  return { times, bytes, hooks: await hookTimes(dataDir, root, true) };
 };
 
 /** One Hook process, from spawn to its answer on stdout (the host waits for exactly that). */
-const hookTime = (dataDir: string, root: string, event: string): Promise<number> =>
+const hookTime = (dataDir: string, root: string, event: string, entry: Entry): Promise<number> =>
   new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [...profArgs, CLI, 'hook', event, '--data-dir', dataDir]);
+    // far above the Hook's 2 s default: a Hook that reaches its deadline answers `continue`
+    // without its work done, and its time would be the deadline's, not the work's
+    const args = [
+      ...profArgs,
+      ...entryArgs(entry, event),
+      ...['--data-dir', dataDir, '--timeout', '60000'],
+    ];
+    const child = spawn(process.execPath, args);
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
@@ -178,15 +189,20 @@ const hookTime = (dataDir: string, root: string, event: string): Promise<number>
     child.stdin.end(JSON.stringify({ cwd: root, session_id: SESSION, prompt: 'hello' }));
   });
 
-/** user-prompt (records a candidate) and session-start (reads the project), interleaved. */
-const hookTimes = async (dataDir: string, root: string) => {
+/**
+ * user-prompt (records a candidate) and session-start (reads the project), interleaved, through
+ * the plugin's entry; with `viaCli`, user-prompt through `intentlog hook` too.
+ */
+const hookTimes = async (dataDir: string, root: string, viaCli = false) => {
   const prompt: number[] = [];
   const start: number[] = [];
+  const cli: number[] = [];
   for (let i = 0; i < HOOK_RUNS; i++) {
-    prompt.push(await hookTime(dataDir, root, 'user-prompt'));
-    start.push(await hookTime(dataDir, root, 'session-start'));
+    prompt.push(await hookTime(dataDir, root, 'user-prompt', 'bin'));
+    start.push(await hookTime(dataDir, root, 'session-start', 'bin'));
+    if (viaCli) cli.push(await hookTime(dataDir, root, 'user-prompt', 'cli'));
   }
-  return { prompt, start };
+  return { prompt, start, cli };
 };
 
 /** Bare Node's own start, the floor under every Hook figure (the same number of runs). */
@@ -207,42 +223,88 @@ const nodeTimes = async (): Promise<number[]> => {
 const hookRow = (what: string, times: number[]) =>
   `| ${what}, p50 / p95 (${times.length} runs) | ${fmt(median(times))} / ${fmt(percentile(times, 95))} ms | p50 < 150 ms |`;
 
-const main = async () => {
-  const base = await mkdtemp(join(tmpdir(), 'intentlog-bench-intent-'));
+/**
+ * `npm run bench:intent -- hooks`: only the Hooks (and the floor), on the same 5,000-claim store.
+ * INTENT_BENCH_DATA=<dir>: keep the populated store there and reuse it on the next run (a
+ * profiling loop: populating takes seconds).
+ */
+const HOOKS_ONLY = process.argv.slice(2).includes('hooks');
+const KEPT = process.env.INTENT_BENCH_DATA;
+
+/** The bench's store and project: a kept one as it was left, else a fresh one populated now. */
+const prepare = async () => {
+  const base = KEPT ?? (await mkdtemp(join(tmpdir(), 'intentlog-bench-intent-')));
   const root = join(base, 'project');
-  await mkdir(root);
   const dataDir = join(base, 'data');
+  const marker = join(base, 'task-id');
+  if (KEPT && existsSync(marker))
+    return { base, root, dataDir, task_id: readFileSync(marker, 'utf8'), populated: undefined };
+  await mkdir(root, { recursive: true });
+  const started = performance.now();
+  const populated = await populate(dataDir, root);
+  writeFileSync(marker, populated.task_id);
+  const ms = performance.now() - started;
+  return { base, root, dataDir, task_id: populated.task_id, populated: { ...populated, ms } };
+};
+
+/** `intentlog mcp` running on the data dir (its writer) while `during` runs. */
+const withWriter = async <T>(dataDir: string, during: (client: Client) => Promise<T>) => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [...profArgs, CLI, 'mcp', '--data-dir', dataDir, '--surface', 'intent'],
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(transport);
   try {
-    const started = performance.now();
-    const { task_id, inProcess, writers } = await populate(dataDir, root);
-    const built = performance.now() - started;
+    return await during(client);
+  } finally {
+    await client.close();
+  }
+};
+
+const main = async () => {
+  const { base, root, dataDir, task_id, populated } = await prepare();
+  try {
     const bare = await nodeTimes();
     const alone = await hookTimes(dataDir, root);
-    const snap = await withServer(
-      dataDir,
-      root,
-      task_id,
-      Number(process.env.INTENT_BENCH_CALLS ?? 30),
+    const calls = HOOKS_ONLY ? 0 : Number(process.env.INTENT_BENCH_CALLS ?? 30);
+    const snap = await withWriter(dataDir, (client) =>
+      snapshotAndHooks(client, { dataDir, root, task_id }, calls),
     );
-    console.log(`| populate ${CLAIMS} claims (${DISPUTES} disputes) | ${fmt(built)} ms |`);
-    console.log(
-      `| 24 closed-loop writers on one task, ${writers.writes} writes, each landed once | ${fmt(writers.ms)} ms = ${fmt((writers.writes / writers.ms) * 1000)} writes/s |`,
-    );
-    console.log(
-      `| snapshot read in process (no transport), p50 / p95 (100 reads) | ${fmt(median(inProcess))} / ${fmt(percentile(inProcess, 95))} ms |`,
-    );
-    console.log(
-      `| intent_get_snapshot over stdio, p50 / p95 (30 calls) | ${fmt(median(snap.times))} / ${fmt(percentile(snap.times, 95))} ms (${fmt(snap.bytes)} bytes) |`,
-    );
+    if (populated) {
+      const { ms, writers, inProcess } = populated;
+      console.log(`| populate ${CLAIMS} claims (${DISPUTES} disputes) | ${fmt(ms)} ms |`);
+      console.log(
+        `| 24 closed-loop writers on one task, ${writers.writes} writes, each landed once | ${fmt(writers.ms)} ms = ${fmt((writers.writes / writers.ms) * 1000)} writes/s |`,
+      );
+      console.log(
+        `| snapshot read in process (no transport), p50 / p95 (100 reads) | ${fmt(median(inProcess))} / ${fmt(percentile(inProcess, 95))} ms |`,
+      );
+    }
+    if (!HOOKS_ONLY)
+      console.log(
+        `| intent_get_snapshot over stdio, p50 / p95 (${calls} calls) | ${fmt(median(snap.times))} / ${fmt(percentile(snap.times, 95))} ms (${fmt(snap.bytes)} bytes) |`,
+      );
     console.log(hookRow('`node -e` start to first output (the floor)', bare));
     console.log(
-      hookRow('hook user-prompt, `intentlog mcp` running (asks the writer)', snap.hooks.prompt),
+      hookRow(
+        '`intentlog-hook user-prompt`, `intentlog mcp` running (asks the writer)',
+        snap.hooks.prompt,
+      ),
     );
-    console.log(hookRow('hook session-start, `intentlog mcp` running', snap.hooks.start));
-    console.log(hookRow('hook user-prompt, no writer (opens the store itself)', alone.prompt));
-    console.log(hookRow('hook session-start, no writer', alone.start));
+    console.log(
+      hookRow('`intentlog-hook session-start`, `intentlog mcp` running', snap.hooks.start),
+    );
+    console.log(
+      hookRow('`intentlog hook user-prompt` (main.js), `intentlog mcp` running', snap.hooks.cli),
+    );
+    console.log(
+      hookRow('`intentlog-hook user-prompt`, no writer (opens the store itself)', alone.prompt),
+    );
+    console.log(hookRow('`intentlog-hook session-start`, no writer', alone.start));
   } finally {
-    await rm(base, { recursive: true, force: true });
+    if (!KEPT) await rm(base, { recursive: true, force: true });
   }
 };
 

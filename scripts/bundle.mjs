@@ -78,3 +78,21 @@ await build({
   minifySyntax: true,
   logLevel: 'warning',
 });
+
+/**
+ * `intentlog-hook` (the plugin's Hooks) as one CommonJS file, dist/cli/hook.cjs: the answer from
+ * a running writer needs only the wire module and the socket client, and a single CommonJS file
+ * starts within milliseconds of bare Node where the ES module loader spends about 1 ms a file.
+ * What it loads on demand stays ES modules beside it: the app when no writer runs
+ * (hook-in-process.js) and the full CLI (main.js, the bundle above) for anything else.
+ */
+await build({
+  entryPoints: [`${outdir}/hook.js`],
+  outfile: `${outdir}/hook.cjs`,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  external: ['*/main.js', '*/hook-in-process.js'],
+  logLevel: 'warning',
+});

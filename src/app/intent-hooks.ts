@@ -49,27 +49,23 @@ const recoveryNote = async (app: App, heads: readonly IntentTaskHead[]): Promise
   );
 };
 
-/** Same-project context: direct user statements as text, everything else as counts. */
+/**
+ * Same-project context: direct user statements as text, everything else as counts. Reads the
+ * snapshot model's direct statements and active counts only, never every claim of the project.
+ */
 const sessionStart = async (app: App, project: string): Promise<string | undefined> => {
   const service = intentOf(app);
   const heads = (await service.reads.tasks(project)).filter((h) => !h.deleted && h.mode === 'on');
   const recovery = await recoveryNote(app, heads);
   const direct: string[] = [];
-  let other = 0;
+  let active = 0;
   for (const head of heads) {
-    const view = await service.reads.view(project, head.task_id);
-    if (!('head' in view)) continue;
-    for (const c of view.claims) {
-      if (c.life !== 'active') continue;
-      const b = c.body;
-      const userSaid =
-        b.epistemic_status === 'explicit' &&
-        b.basis === 'direct_statement' &&
-        b.source_ref.kind === 'user_event';
-      if (userSaid && direct.length < CONTEXT_MAX) direct.push(b.statement);
-      else other++;
-    }
+    const said = await service.reads.direct(project, head.task_id);
+    if (said === undefined) continue;
+    active += head.active;
+    for (const s of said) if (direct.length < CONTEXT_MAX) direct.push(s.statement);
   }
+  const other = active - direct.length;
   if (direct.length === 0 && other === 0)
     return recovery.length === 0 ? undefined : recovery.join('\n');
   return [

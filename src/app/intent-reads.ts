@@ -1,7 +1,11 @@
 import { intentError } from '../commands/intent/errors.js';
 import type { TaskState } from '../commands/intent/task-state.js';
 import type { EventLog } from '../events/index.js';
-import { intentSnapshotQueries, type CandidateView } from '../projections/intent-snapshot.js';
+import {
+  intentSnapshotQueries,
+  type CandidateView,
+  type DirectStatement,
+} from '../projections/intent-snapshot.js';
 import {
   prepareClaims,
   snapshotOf,
@@ -97,12 +101,23 @@ export const intentReads = (
     return { head, claims, candidates, prepared };
   };
 
+  /**
+   * A task's active direct user statements, with no other claim read: what a SessionStart Hook
+   * injects (the head counts the rest). For a task whose mode is on; else undefined.
+   */
+  const direct = async (p: string, t: string): Promise<DirectStatement[] | undefined> => {
+    await waitFor(await log.head());
+    const head = await queries.head(p, t);
+    if (!head || head.deleted || head.mode !== 'on') return undefined;
+    return queries.direct(p, t);
+  };
+
   const snapshot = async (p: string, t: string, now: string): Promise<Snapshot | OffStatus> => {
     const v = await view(p, t);
     return 'head' in v ? snapshotOf(v.head, v.prepared(), now) : v;
   };
 
-  return { view, snapshot, tasks: queries.tasks };
+  return { view, direct, snapshot, tasks: queries.tasks };
 };
 
 export type IntentReads = ReturnType<typeof intentReads>;

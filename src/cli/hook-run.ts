@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { defaultDataDir } from '../app/data-dir.js';
 import {
   isHookEvent,
@@ -61,13 +62,15 @@ const readStdin = (deadline: Promise<void>): Promise<string> =>
 
 /**
  * The Hook's answer: from the data dir's running writer if there is one (the usual case: the
- * host started `intentlog mcp`), else by opening the app in this process. A missing data dir is
- * never created: nothing was recorded there, so there is nothing to say.
+ * host started `intentlog mcp`), else by opening the app in this process. A data dir that holds
+ * no log (missing, or a directory that is not one: a mistyped `INTENTLOG_HOME`) is never made
+ * one: nothing was recorded there, so there is nothing to say. Opening it would create a store
+ * and tighten the permissions of everything under it, on every prompt.
  */
 const answer = async (call: HookCall, flags: HookFlags): Promise<HookOutput> => {
   const dataDir = flags.dataDir ?? defaultDataDir();
   const store = flags.store || undefined;
-  if (!store && !existsSync(dataDir)) return { continue: true };
+  if (!store && !existsSync(join(dataDir, 'log'))) return { continue: true };
   if (!store) {
     const asked = await askWriter(dataDir, call);
     if (asked.kind === 'answered') return asked.output;

@@ -1,10 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { openApp } from '../../src/app/app.js';
+import { runHook } from '../../src/app/intent-hooks.js';
 import { filesHolding } from '../../src/app/intent-io.js';
 import { askWriter } from '../../src/cli/hook-writer.js';
 import { writerSocketPath } from '../../src/events/open-log.js';
@@ -19,9 +21,36 @@ const EVENTS = ['session-start', 'user-prompt', 'post-compact', 'stop', 'session
  * on a loaded machine a 2 s deadline would answer `continue` before the write.
  */
 const hook = (event: string, dataDir: string, stdin: string) =>
+  run(intentlogArgs(['hook', ...hookArgs(event, dataDir)]), stdin);
+
+const hookArgs = (event: string, dataDir: string) => [
+  event,
+  '--data-dir',
+  dataDir,
+  '--timeout',
+  '60000',
+];
+
+/**
+ * The plugin's entry, `intentlog-hook <event>` (src/cli/hook.ts): the one the test runner built
+ * beside the bin (its ES module; the package's bin is the same code bundled into one file),
+ * else the source through tsx.
+ */
+const hookEntry = (args: readonly string[]): string[] => {
+  const bin = process.env.INTENTLOG_TEST_BIN;
+  // the bundle the plugin runs (test/run.mjs builds it); from source when run alone
+  if (bin) return [join(dirname(bin), 'hook.cjs'), ...args];
+  return [
+    '--import',
+    'tsx',
+    fileURLToPath(new URL('../../src/cli/hook.ts', import.meta.url)),
+    ...args,
+  ];
+};
+
+const run = (args: string[], stdin: string) =>
   new Promise<{ stdout: string; code: number | null }>((resolve) => {
-    const args = ['hook', event, '--data-dir', dataDir, '--timeout', '60000'];
-    const child = spawn(process.execPath, intentlogArgs(args), {
+    const child = spawn(process.execPath, args, {
       env: { ...process.env, INTENTLOG_STORE: '' },
     });
     let stdout = '';
@@ -44,6 +73,15 @@ describe('intent hooks CLI', () => {
         }),
       );
       assert.equal(existsSync(missing), false);
+    }));
+
+  it('a directory that is no data dir is left as it was', () =>
+    withDir(async (dir) => {
+      await writeFile(join(dir, 'notes.txt'), 'not intentlog', { mode: 0o644 });
+      const { stdout } = await hook('stop', dir, JSON.stringify({ cwd: dir }));
+      assert.deepEqual(JSON.parse(stdout), { continue: true });
+      assert.deepEqual(readdirSync(dir), ['notes.txt']);
+      assert.equal(statSync(join(dir, 'notes.txt')).mode & 0o777, 0o644);
     }));
 
   it('session-start injects only direct user statements; user-prompt records only a hash', () =>
@@ -118,6 +156,55 @@ describe('intent hooks CLI', () => {
             list.map((x) => [x.origin, x.hook_event, x.statement]),
             [['hook', 'user-prompt', null]],
           );
+        } finally {
+          await c.close();
+          await app.close();
+        }
+      }),
+    ));
+
+  it('session-start shows what is active after a replacement and an invalidation', () =>
+    withDir((data) =>
+      withDir(async (root) => {
+        const app = await openAt(data);
+        const c = await intentClient(app, [root]);
+        const user = (statement: string) => ({
+          epistemic_status: 'explicit',
+          basis: 'direct_statement',
+          statement,
+          source_ref: userSource,
+        });
+        try {
+          const started = await c.ok('intent_start_task', {
+            claims: [user('Keep the CLI flags'), user('Write the docs in French')],
+          });
+          const task_id = String(started.task_id);
+          const [flags, french] = started.claims as unknown as { claim_id: string }[];
+          await c.ok('intent_replace_claim', {
+            task_id,
+            supersedes: [flags!.claim_id],
+            claim: user('Keep the CLI flags and their short forms'),
+          });
+          await c.ok('intent_invalidate', {
+            task_id,
+            claim_id: french!.claim_id,
+            reason: 'the user changed their mind',
+            source_ref: userSource,
+          });
+          await c.ok('intent_add_inference', {
+            task_id,
+            statement: 'The user likes small commits',
+            confidence: 0.5,
+            source_ref: agentSource,
+          });
+          const { hookSpecificOutput } = await runHook(app, 'session-start', { cwd: root });
+          const lines = hookSpecificOutput!.additionalContext.split('\n');
+          assert.deepEqual(
+            lines.filter((l) => l.startsWith('- ')),
+            ['- "Keep the CLI flags and their short forms"'],
+          );
+          // the inference: active, not a direct statement; the replaced and the invalidated: gone
+          assert.match(lines.at(-1)!, /^\(1 further claims/);
         } finally {
           await c.close();
           await app.close();
@@ -202,6 +289,10 @@ describe('intent hooks CLI', () => {
           // the whole process, while this process holds the data dir's lock
           const start = await hook('session-start', data, JSON.stringify({ cwd: root }));
           assert.deepEqual(JSON.parse(start.stdout), asked.kind === 'answered' && asked.output);
+          // the plugin's entry answers the same
+          const entry = hookEntry(hookArgs('session-start', data));
+          const fromEntry = await run(entry, JSON.stringify({ cwd: root }));
+          assert.deepEqual(JSON.parse(fromEntry.stdout), JSON.parse(start.stdout));
           const prompt = JSON.stringify({ cwd: root, session_id: 'session-W', prompt: 'hi' });
           assert.deepEqual(JSON.parse((await hook('user-prompt', data, prompt)).stdout), {
             continue: true,
@@ -217,6 +308,38 @@ describe('intent hooks CLI', () => {
         }
       }),
     ));
+
+  it("the plugin's entry continues on malformed input and hands anything else to the CLI", () =>
+    withDir(async (dir) => {
+      const missing = join(dir, 'not-there');
+      const [malformed, help] = await Promise.all([
+        run(hookEntry(hookArgs('user-prompt', missing)), '{not json'),
+        run(hookEntry(['--help']), ''),
+      ]);
+      assert.equal(malformed.code, 0);
+      assert.deepEqual(JSON.parse(malformed.stdout), { continue: true });
+      assert.equal(existsSync(missing), false);
+      assert.equal(help.code, 0);
+      assert.match(help.stdout, /Usage: intentlog hook \[options\] <event>/);
+    }));
+
+  it('the plugin runs every Hook through the entry the package installs as intentlog-hook', () => {
+    const read = (path: string) =>
+      JSON.parse(readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8')) as unknown;
+    const { bin } = read('package.json') as { bin: Record<string, string> };
+    assert.equal(bin['intentlog-hook'], 'dist/cli/hook.cjs');
+    const { hooks } = read('plugin/hooks/hooks.json') as {
+      hooks: Record<string, { hooks: { command: string }[] }[]>;
+    };
+    const commands = Object.values(hooks).flatMap((list) =>
+      list.flatMap((entry) => entry.hooks.map((h) => h.command)),
+    );
+    assert.deepEqual(
+      commands.map((c) => c.split(' ')[0]),
+      EVENTS.map(() => 'intentlog-hook'),
+    );
+    assert.deepEqual(commands.map((c) => c.split(' ')[1]).sort(), [...EVENTS].sort());
+  });
 
   it('no writer, or one that serves no Hooks: the Hook is told to open the app itself', () =>
     withDir(async (data) => {

@@ -14,6 +14,7 @@ import type {
   IntentTaskDeleted,
   IntentTaskStarted,
 } from '../../events/catalog/intent.js';
+import { LayeredMap } from './layered-map.js';
 
 export type IntentEvent =
   | EventOf<typeof IntentTaskStarted>
@@ -59,10 +60,10 @@ export type TaskState = {
   mode: IntentMode;
   marker_hash: string | null;
   /** by claim id, in the order they were added; a deleted claim is gone from here */
-  claims: Map<string, ClaimState>;
+  claims: LayeredMap<string, ClaimState>;
   /** ids of claims that were deleted (their tombstones) */
   deleted_claims: Set<string>;
-  candidates: Map<string, CandidateState>;
+  candidates: LayeredMap<string, CandidateState>;
   imports: string[];
   recovery: RecoveryFlag | null;
 };
@@ -75,19 +76,24 @@ export const initialTask = (): TaskState => ({
   started_at: '',
   mode: 'on',
   marker_hash: null,
-  claims: new Map(),
+  claims: LayeredMap.empty(),
   deleted_claims: new Set(),
-  candidates: new Map(),
+  candidates: LayeredMap.empty(),
   imports: [],
   recovery: null,
 });
 
 const addClaim = (state: TaskState, body: ClaimBody): TaskState => {
-  const claims = new Map(state.claims);
-  claims.set(body.claim_id, { body, life: 'active', superseded_by: null, promoted: false });
+  let claims = state.claims.with(body.claim_id, {
+    body,
+    life: 'active',
+    superseded_by: null,
+    promoted: false,
+  });
   for (const old of body.supersedes) {
     const target = claims.get(old);
-    if (target) claims.set(old, { ...target, life: 'superseded', superseded_by: body.claim_id });
+    if (target)
+      claims = claims.with(old, { ...target, life: 'superseded', superseded_by: body.claim_id });
   }
   return { ...state, claims };
 };
@@ -95,14 +101,14 @@ const addClaim = (state: TaskState, body: ClaimBody): TaskState => {
 const changeClaim = (state: TaskState, claimId: string, change: Partial<ClaimState>): TaskState => {
   const claim = state.claims.get(claimId);
   if (!claim) return state;
-  return { ...state, claims: new Map(state.claims).set(claimId, { ...claim, ...change }) };
+  return { ...state, claims: state.claims.with(claimId, { ...claim, ...change }) };
 };
 
-const withoutClaim = (state: TaskState, claimId: string): TaskState => {
-  const claims = new Map(state.claims);
-  claims.delete(claimId);
-  return { ...state, claims, deleted_claims: new Set(state.deleted_claims).add(claimId) };
-};
+const withoutClaim = (state: TaskState, claimId: string): TaskState => ({
+  ...state,
+  claims: state.claims.without(claimId),
+  deleted_claims: new Set(state.deleted_claims).add(claimId),
+});
 
 /**
  * Folds one event into a new state; the state it is given is never changed (the log may keep a
@@ -132,8 +138,8 @@ export const evolveTask = (state: TaskState, event: IntentEvent): TaskState => {
       return {
         ...state,
         deleted: true,
-        claims: new Map(),
-        candidates: new Map(),
+        claims: LayeredMap.empty(),
+        candidates: LayeredMap.empty(),
         deleted_claims: new Set([...state.deleted_claims, ...event.data.claim_ids]),
       };
     case 'intent.mode_set':
@@ -141,7 +147,7 @@ export const evolveTask = (state: TaskState, event: IntentEvent): TaskState => {
     case 'intent.candidate_recorded': {
       const { candidate_id, origin, hook_event, sha256, recorded_at } = event.data;
       const candidate = { candidate_id, origin, hook_event, sha256, recorded_at };
-      return { ...state, candidates: new Map(state.candidates).set(candidate_id, candidate) };
+      return { ...state, candidates: state.candidates.with(candidate_id, candidate) };
     }
     case 'intent.import_recorded':
       return { ...state, imports: [...state.imports, event.data.import_id] };
