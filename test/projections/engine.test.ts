@@ -54,7 +54,9 @@ describe('projection engine', () => {
   });
 
   it('resumes from its checkpoint after a restart, folding each event once', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'intentlog-engine-'));
+    // a directory of its own: the store remembers its checked tables beside itself
+    const parent = await mkdtemp(join(tmpdir(), 'intentlog-engine-'));
+    const dir = join(parent, 'log');
     try {
       let log = await levelEventLog(await openClassicLevel(dir), openCatalog);
       let engine = await startProjections(log, [counter()]);
@@ -72,7 +74,7 @@ describe('projection engine', () => {
       await engine.stop();
       await log.close();
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await rm(parent, { recursive: true, force: true });
     }
   });
 
