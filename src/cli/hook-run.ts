@@ -9,6 +9,7 @@ import {
   type HookOutput,
 } from '../app/intent-hook-wire.js';
 import { askWriter } from './hook-writer.js';
+import { lightFlags } from './light-flags.js';
 
 /** `intentlog hook <event>`'s options (commands/hook.ts declares them for `--help`). */
 export type HookFlags = { dataDir?: string; store?: string; timeout: number };
@@ -18,6 +19,8 @@ export const DEFAULT_TIMEOUT_MS = 2000;
 /** `--timeout <ms>`: at least 50 ms; anything unreadable is the default. */
 export const timeoutOf = (value: string): number =>
   Math.max(50, Number(value) || DEFAULT_TIMEOUT_MS);
+
+const HOOK_OPTIONS = new Set(['--data-dir', '--store', '--timeout']);
 
 const CONTINUE = '{"continue":true}\n';
 
@@ -32,19 +35,15 @@ export const parseHookArgs = (
 ): { event: HookEvent; flags: HookFlags } | undefined => {
   const [event, ...rest] = args;
   if (!isHookEvent(event)) return undefined;
-  const env = process.env;
+  const given = lightFlags(rest, HOOK_OPTIONS);
+  if (!given) return undefined;
   const flags: HookFlags = { timeout: DEFAULT_TIMEOUT_MS };
-  if (env.INTENTLOG_HOME !== undefined) flags.dataDir = env.INTENTLOG_HOME;
-  if (env.INTENTLOG_STORE !== undefined) flags.store = env.INTENTLOG_STORE;
-  for (let i = 0; i < rest.length; i++) {
-    const [name, inline] = rest[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
-    const value = inline ?? rest[++i];
-    if (value === undefined) return undefined;
-    if (name === '--data-dir') flags.dataDir = value;
-    else if (name === '--store') flags.store = value;
-    else if (name === '--timeout') flags.timeout = timeoutOf(value);
-    else return undefined;
-  }
+  const dataDir = given.get('--data-dir') ?? process.env.INTENTLOG_HOME;
+  if (dataDir !== undefined) flags.dataDir = dataDir;
+  const store = given.get('--store') ?? process.env.INTENTLOG_STORE;
+  if (store !== undefined) flags.store = store;
+  const timeout = given.get('--timeout');
+  if (timeout !== undefined) flags.timeout = timeoutOf(timeout);
   return { event, flags };
 };
 

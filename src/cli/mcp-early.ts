@@ -1,4 +1,5 @@
 import { releaseEarlyStdio, startEarlyStdio } from '../mcp/stdio-early.js';
+import { lightFlags } from './light-flags.js';
 
 export { releaseEarlyStdio };
 
@@ -14,15 +15,8 @@ export const mcpSurfaceSpec = (
   args: readonly string[],
   env: NodeJS.ProcessEnv,
 ): { spec: string | undefined } | undefined => {
-  let spec = env.INTENTLOG_SURFACE;
-  for (let i = 0; i < args.length; i++) {
-    const [name, inline] = args[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
-    if (!VALUED.has(name)) return undefined;
-    const value = inline ?? args[++i];
-    if (value === undefined) return undefined;
-    if (name === '--surface') spec = value;
-  }
-  return { spec: spec || undefined };
+  const given = lightFlags(args, VALUED);
+  return given && { spec: (given.get('--surface') ?? env.INTENTLOG_SURFACE) || undefined };
 };
 
 /**
