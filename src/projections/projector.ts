@@ -58,8 +58,11 @@ export const defineProjector = <const D extends readonly EventDefinition[]>(proj
  * A key inside a projector's keyspace: its parts joined by `/`, each percent-encoded, so an id
  * holding `/` (ids may) can never be read as two parts or as another id's prefix.
  */
-export const modelKey = (...parts: readonly string[]): string =>
-  parts.map(encodeURIComponent).join('/');
+export const modelKey = (...parts: readonly string[]): string => parts.map(keyPart).join('/');
+
+/** What `encodeURIComponent` leaves as it is: most ids, which then need no copy. */
+const UNRESERVED = /^[\w.!~*'()-]*$/;
+const keyPart = (part: string): string => (UNRESERVED.test(part) ? part : encodeURIComponent(part));
 
 /** The prefix of every key under `parts` (for a range read), with its trailing `/`. */
 export const modelKeyPrefix = (...parts: readonly string[]): string => `${modelKey(...parts)}/`;
