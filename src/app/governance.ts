@@ -6,7 +6,7 @@ import type { Principal } from '../commands/principal.js';
 import { projectCommands } from '../commands/project/project-commands.js';
 import type { Role } from '../events/catalog/project.js';
 import { toSyncEnvelope, type EventLog } from '../events/index.js';
-import type { WaitOptions } from '../projections/engine.js';
+import type { WaitOptions } from '../projections/engine-types.js';
 import type { App } from './app.js';
 import { perApp } from './per-app.js';
 import { pendingActionQueries } from '../projections/pending-actions.js';

@@ -4,7 +4,7 @@ import {
   openBlockers,
   openHandoffs,
   type BuildRecord,
-} from '../events/catalog/storymap-build-fold.js';
+} from '../events/catalog/storymap-build-record.js';
 import type { PlanConflict } from '../events/catalog/storymap.js';
 import { isFinished, type OrderRow } from '../projections/storymap-order.js';
 import type { StoryView } from '../projections/storymap-views.js';

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { runCommand } from '../commands/handler.js';
 import type { Principal } from '../commands/principal.js';
-import type { Caller } from '../commands/storymap/access.js';
 import { decideCancel } from '../commands/storymap/cancel.js';
 import {
   parseCriteria,
@@ -11,12 +9,8 @@ import {
   type InputProblem,
 } from '../commands/storymap/criteria.js';
 import { decideCreateStories, type NewStory } from '../commands/storymap/create-stories.js';
-import { mapDecider, type MapCommand } from '../commands/storymap/map.js';
-import { mapStream, storyStream, type MapState } from '../commands/storymap/map-state.js';
-import { requireMap, requireWritable, resolveStory } from '../commands/storymap/refs.js';
+import { requireMap, resolveStory } from '../commands/storymap/refs.js';
 import { loadMap, runBatch } from '../commands/storymap/run.js';
-import { storyDecider, type StoryCommand } from '../commands/storymap/story.js';
-import type { StoryState } from '../commands/storymap/story-state.js';
 import {
   decideSetSequence,
   decideUpdateStories,
@@ -26,6 +20,8 @@ import type { StoryChanges, StoryStatus } from '../events/catalog/storymap.js';
 import type { App } from './app.js';
 import { perApp } from './per-app.js';
 import { callerOf, metaOf } from './storymap-access.js';
+import { mapCommand, storyCommand } from './storymap-commands.js';
+import { decisionWrites } from './storymap-decisions.js';
 import { storyMapReads } from './storymap-read.js';
 import { createProject } from './storymap-projects.js';
 
@@ -77,40 +73,6 @@ const toRow = ({
 /** The story map's write side as its tools and the founder's CLI call it. */
 export const storyMapService = (app: App) => {
   const reads = storyMapReads(app);
-  const mapCommand = async <R>(
-    args: In,
-    principal: Principal,
-    command: (caller: Caller) => MapCommand,
-    respond: (s: MapState) => R,
-  ) => {
-    const caller = await callerOf(app, args.project_id, principal);
-    return runCommand(app.log, {
-      decider: mapDecider,
-      stream: mapStream(args.project_id),
-      command: command(caller),
-      meta: metaOf(caller),
-      respond,
-    });
-  };
-  /** A story-only command: the map resolves the reference and refuses an archived project. */
-  const storyCommand = async <R>(
-    args: In & { story_id: string },
-    principal: Principal,
-    command: (caller: Caller) => StoryCommand,
-    respond: (s: StoryState) => R,
-  ) => {
-    const caller = await callerOf(app, args.project_id, principal);
-    const map = requireWritable(requireMap((await loadMap(app.log, args.project_id)).state));
-    const { story_id } = resolveStory(map, args.story_id);
-    return runCommand(app.log, {
-      decider: storyDecider,
-      stream: storyStream(args.project_id, story_id),
-      command: command(caller),
-      meta: metaOf(caller),
-      respond,
-    });
-  };
-
   return {
     reads,
     createProject: (
@@ -119,6 +81,7 @@ export const storyMapService = (app: App) => {
     ) => createProject(app, args, principal),
     archive: (args: In, principal: Principal, archive: boolean) =>
       mapCommand(
+        app,
         args,
         principal,
         (caller) => ({ type: archive ? 'ArchiveMap' : 'RestoreMap', data: { caller } }),
@@ -129,6 +92,7 @@ export const storyMapService = (app: App) => {
       principal: Principal,
     ) =>
       mapCommand(
+        app,
         args,
         principal,
         (caller) => ({ type: 'SetVision', data: { ...args, caller } }),
@@ -136,6 +100,7 @@ export const storyMapService = (app: App) => {
       ),
     renameRelease: (args: In & { release_order: number; label: string }, principal: Principal) =>
       mapCommand(
+        app,
         args,
         principal,
         (caller) => ({ type: 'RenameRelease', data: { ...args, caller } }),
@@ -157,60 +122,7 @@ export const storyMapService = (app: App) => {
         respond: () => undefined,
       });
     },
-    logDecision: (
-      args: In & {
-        title: string;
-        description: string;
-        category?: 'architecture' | 'product' | 'technical' | 'trade-off';
-        story_id?: string;
-      },
-      principal: Principal,
-    ) => {
-      const decision_id = randomUUID();
-      const data = {
-        decision_id,
-        title: args.title,
-        description: args.description,
-        category: args.category ?? 'technical',
-        story_ref: args.story_id ?? null,
-      };
-      return mapCommand(
-        args,
-        principal,
-        (caller) => ({ type: 'LogDecision', data: { ...data, caller } }),
-        () => ({ decision_id, title: data.title.trim() }),
-      );
-    },
-    amendDecision: (
-      args: In & {
-        decision_id: string;
-        title?: string;
-        description?: string;
-        category?: 'architecture' | 'product' | 'technical' | 'trade-off';
-      },
-      principal: Principal,
-    ) => {
-      const { project_id: _p, decision_id, ...fields } = args;
-      return mapCommand(
-        args,
-        principal,
-        (caller) => ({
-          type: 'AmendDecision',
-          data: { decision_ref: decision_id, ...fields, caller },
-        }),
-        (s) => s,
-      );
-    },
-    retractDecision: (args: In & { decision_id: string; reason?: string }, principal: Principal) =>
-      mapCommand(
-        args,
-        principal,
-        (caller) => ({
-          type: 'RetractDecision',
-          data: { decision_ref: args.decision_id, reason: args.reason ?? null, caller },
-        }),
-        (s) => s,
-      ),
+    ...decisionWrites(app),
 
     async createStories(
       args: In & { stories: StoryInput[]; force?: boolean; source?: 'manual' | 'report' },
@@ -281,6 +193,7 @@ export const storyMapService = (app: App) => {
     addCriteria: (args: In & { story_id: string; criteria: unknown[] }, principal: Principal) => {
       const criteria = withIds(parseCriteriaOrRefuse(args.criteria), randomUUID);
       return storyCommand(
+        app,
         args,
         principal,
         (caller) => ({ type: 'AddCriteria', data: { criteria, caller } }),
@@ -299,6 +212,7 @@ export const storyMapService = (app: App) => {
     ) => {
       const { project_id: _p, story_id: _s, ...data } = args;
       return storyCommand(
+        app,
         args,
         principal,
         (caller) => ({ type: 'UpdateCriterion', data: { ...data, caller } }),
@@ -315,6 +229,7 @@ export const storyMapService = (app: App) => {
         ...(args.expected_version !== undefined ? { expected_version: args.expected_version } : {}),
       };
       return storyCommand(
+        app,
         args,
         principal,
         (caller) => ({ type: 'ReplaceCriteria', data: { ...data, caller } }),
@@ -323,6 +238,7 @@ export const storyMapService = (app: App) => {
     },
     addNote: (args: In & { story_id: string; note: string }, principal: Principal) =>
       storyCommand(
+        app,
         args,
         principal,
         (caller) => ({ type: 'AddNote', data: { note: args.note, caller } }),
@@ -333,6 +249,7 @@ export const storyMapService = (app: App) => {
       principal: Principal,
     ) =>
       storyCommand(
+        app,
         args,
         principal,
         (caller) => ({ type: 'FounderMark', data: { to: args.to, caller } }),

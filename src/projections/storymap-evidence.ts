@@ -1,4 +1,4 @@
-import type { BuildRecord } from '../events/catalog/storymap-build-fold.js';
+import type { BuildRecord } from '../events/catalog/storymap-build-record.js';
 import type { CiStatus } from '../events/catalog/storymap.js';
 
 /**

@@ -1,8 +1,5 @@
-import {
-  evolveBuild,
-  initialBuild,
-  type BuildRecord,
-} from '../events/catalog/storymap-build-fold.js';
+import { evolveBuild } from '../events/catalog/storymap-build-fold.js';
+import { initialBuild, type BuildRecord } from '../events/catalog/storymap-build-record.js';
 import {
   mapEvents,
   storyBuildEvents,

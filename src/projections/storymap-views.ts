@@ -6,7 +6,7 @@ import type {
   StoryStatus,
   VisionKey,
 } from '../events/catalog/storymap.js';
-import type { BuildRecord, CriterionResult } from '../events/catalog/storymap-build-fold.js';
+import type { BuildRecord, CriterionResult } from '../events/catalog/storymap-build-record.js';
 
 /** The map as get_vision, list_projects, get_context and the releases tools read it. */
 export type MapView = {

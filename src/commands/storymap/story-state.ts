@@ -5,11 +5,8 @@ import type {
   StoryPriority,
   StoryStatus,
 } from '../../events/catalog/storymap.js';
-import {
-  evolveBuild,
-  initialBuild,
-  type BuildRecord,
-} from '../../events/catalog/storymap-build-fold.js';
+import { evolveBuild } from '../../events/catalog/storymap-build-fold.js';
+import { initialBuild, type BuildRecord } from '../../events/catalog/storymap-build-record.js';
 
 export type { StoryEvent };
 

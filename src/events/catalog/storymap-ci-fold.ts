@@ -1,4 +1,4 @@
-import type { BuildRecord } from './storymap-build-fold.js';
+import type { BuildRecord } from './storymap-build-record.js';
 import type { CiStatus, StoryEvent, StoryTest } from './storymap.js';
 
 /** The building record's CI part: each test's latest result from a JUnit import. */

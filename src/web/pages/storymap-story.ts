@@ -2,7 +2,7 @@ import { STORYMAP_STORIES, StoryMapKeys } from '../../projections/storymap-stori
 import type { StoryView } from '../../projections/storymap-views.js';
 import { href, html, type Html } from '../html.js';
 import { definePage, liveRegion, type PageContext } from '../page.js';
-import { openBlockers, openHandoffs } from '../../events/catalog/storymap-build-fold.js';
+import { openBlockers, openHandoffs } from '../../events/catalog/storymap-build-record.js';
 import { founderActions, formsFor } from '../storymap/actions.js';
 import { blockerForm, buildActions, handoffForm, planForms } from '../storymap/build-actions.js';
 import { mapOf, STORYMAP_MODELS, statusBadge, storyMapAt, storyPath } from '../storymap/reads.js';

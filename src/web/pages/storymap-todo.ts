@@ -3,7 +3,7 @@ import { callerOf } from '../../app/storymap-access.js';
 import { storymap } from '../../app/storymap.js';
 import { href, html, type Html } from '../html.js';
 import { definePage, liveRegion, type PageContext } from '../page.js';
-import { openBlockers, openHandoffs } from '../../events/catalog/storymap-build-fold.js';
+import { openBlockers, openHandoffs } from '../../events/catalog/storymap-build-record.js';
 import { STORYMAP_RUNS } from '../../projections/storymap-runs.js';
 import { STORYMAP_STORIES, StoryMapKeys } from '../../projections/storymap-stories.js';
 import type { StoryView } from '../../projections/storymap-views.js';
