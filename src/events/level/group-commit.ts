@@ -24,7 +24,7 @@ import {
 } from './batch-staging.js';
 import { commitStats } from '../commit-stats.js';
 import { Keys } from './keys.js';
-import type { LevelDb } from './level-db.js';
+import { getNow, type LevelDb } from './level-db.js';
 import type { LevelReader } from './level-reader.js';
 
 /** Work that must see no batch open or in flight (a shred, an import). */
@@ -81,7 +81,7 @@ export const groupCommitter = async (deps: {
   let arrived: (() => void) | undefined;
 
   const stored = async <T>(key: Buffer): Promise<T | undefined> => {
-    const value = await db.get(key);
+    const value = await getNow(db, key);
     return value === undefined ? undefined : decode<T>(value);
   };
 

@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { AbstractLevel } from 'abstract-level';
+import type { AbstractLevel, AbstractSnapshot } from 'abstract-level';
 import { ClassicLevel } from 'classic-level';
 import { MemoryLevel } from 'memory-level';
 import { verifyLevelFiles } from './level-verify.js';
@@ -77,6 +77,20 @@ export const openMemoryLevel = async (): Promise<LevelDb> => {
 
 /** Whether writes reach a disk (classic-level) or stay in memory (memory-level). */
 export const isOnDisk = (db: LevelDb): boolean => db instanceof ClassicLevel;
+
+/**
+ * A point read answered in place where the database can (classic-level and memory-level both
+ * can): an asynchronous get goes through libuv's thread pool and back, which for a value in
+ * LevelDB's block cache (a read model's row, an idempotency record) costs more than the read.
+ */
+export const getNow = (
+  db: LevelDb,
+  key: Buffer,
+  options: { snapshot?: AbstractSnapshot } = {},
+): Buffer | undefined | Promise<Buffer | undefined> =>
+  (db.supports as { getSync?: boolean }).getSync === true && db.status === 'open'
+    ? db.getSync(key, options)
+    : db.get(key, options);
 
 /** LevelDB can drop deleted bytes from disk; memory-level has nothing to compact. */
 export const compact = async (db: LevelDb, start: Buffer, end: Buffer): Promise<void> => {

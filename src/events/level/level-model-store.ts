@@ -5,7 +5,7 @@ import type { ModelOp, ModelRange, ModelStore } from '../model-store.js';
 import { openSealed, type KeyLookup } from '../record-view.js';
 import { seal } from '../sealing.js';
 import { Keys } from './keys.js';
-import type { LevelDb } from './level-db.js';
+import { getNow, type LevelDb } from './level-db.js';
 
 const PREFIX_LENGTH = 1;
 
@@ -39,14 +39,6 @@ export const levelModelStore = (
   snapshot?: AbstractSnapshot,
 ): ModelStore => {
   const read = snapshot ? { snapshot } : {};
-  /**
-   * A point read answered in place where the database can (classic-level and memory-level both
-   * can): an asynchronous get goes through libuv's thread pool and back, which on a query that
-   * reads one or two values costs more than the read itself (a block from LevelDB's cache).
-   */
-  const inPlace = (db.supports as { getSync?: boolean }).getSync === true;
-  const getOne = (key: Buffer): Buffer | undefined | Promise<Buffer | undefined> =>
-    inPlace && db.status === 'open' ? db.getSync(key, read) : db.get(key, read);
   /** Values as readers get them: sealed ones opened, undefined once their key is gone. */
   const values = async <T>(stored: (Buffer | undefined)[]): Promise<(T | undefined)[]> => {
     const subjects = stored.flatMap((b) => (b && isSealed(b) ? [sealedOf(b).subject] : []));
@@ -61,7 +53,7 @@ export const levelModelStore = (
 
   return {
     async get<T>(key: string) {
-      return (await values<T>([await getOne(Keys.model(key))]))[0];
+      return (await values<T>([await getNow(db, Keys.model(key), read)]))[0];
     },
     async getMany<T>(keys: string[]) {
       return values<T>(await db.getMany(keys.map(Keys.model), read));
