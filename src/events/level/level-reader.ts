@@ -4,7 +4,7 @@ import { decode } from '../codec.js';
 import { GENESIS_HASH, type LogEvent, type StoredRecord } from '../envelope.js';
 import { toLogEvent, type KeyLookup } from '../record-view.js';
 import { Keys, readBe64 } from './keys.js';
-import type { LevelDb } from './level-db.js';
+import { getNow, type LevelDb } from './level-db.js';
 import { assertContiguous } from './level-tail.js';
 
 /**
@@ -83,6 +83,10 @@ export const levelReader = (db: LevelDb, catalog: Catalog) => {
       view(await recordsAt(await positions(Keys.streamRange(name, from, to), -1))),
     /** The version of a stream's last event: the key of its last index entry. */
     streamVersion: async (name: string): Promise<number> => {
+      // An uncached stream is most often a new one (a create). Versions start at 1 and index
+      // entries are never deleted, so a missing first entry answers without an iterator, which
+      // costs a thread-pool round trip and a seek (a tenth of a record_decision's CPU).
+      if ((await getNow(db, Keys.stream(name, 1))) === undefined) return 0;
       const last = await lastKey(Keys.streamRange(name));
       return last ? readBe64(last, last.length - 8) : 0;
     },
