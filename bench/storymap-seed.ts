@@ -28,6 +28,20 @@ export type Seeded = { project_id: string; rows: OrderRow[]; edges: number };
 
 export const FOUNDER: Principal = { kind: 'actor', actor_id: 'founder' };
 
+/** A new map with its vision complete (stories may be added): its project's id. */
+export const newMap = async (app: App, owner: Principal = FOUNDER): Promise<string> => {
+  const sm = storymap(app);
+  const { project_id } = await sm.createProject(
+    { name: 'Bench Map', idea: 'a big map', client: null },
+    owner,
+  );
+  await sm.setVision(
+    { project_id, answers: { users: 'u', problem: 'p', switch: 's', first: 'f', proof: 'p' } },
+    owner,
+  );
+  return project_id;
+};
+
 const placeholder = {
   title: (i: number) => `Story ${i + 1}`,
   i_want: (i: number) => `to do thing ${i + 1}`,
@@ -51,14 +65,7 @@ export const seedMap = async (
 ): Promise<Seeded> => {
   const sm = storymap(app);
   const text: NonNullable<SeedOptions['text']> = options.text ?? placeholder;
-  const { project_id } = await sm.createProject(
-    { name: 'Bench Map', idea: 'a big map', client: null },
-    owner,
-  );
-  await sm.setVision(
-    { project_id, answers: { users: 'u', problem: 'p', switch: 's', first: 'f', proof: 'p' } },
-    owner,
-  );
+  const project_id = await newMap(app, owner);
   for (let start = 0; start < options.stories; start += options.batch) {
     const size = Math.min(options.batch, options.stories - start);
     const stories = Array.from({ length: size }, (_, k) => {

@@ -17,6 +17,7 @@ import { serveOverHttp } from '../src/mcp/serve.js';
 import { modules, openIntentlog, surfacesOf } from '../src/modules/index.js';
 import { STORYMAP_BUILD_ORDER } from '../src/projections/storymap-build-order.js';
 import { fmt, median, percentile } from './stats.js';
+import { newMap } from './storymap-seed.js';
 
 const STORIES = 2000;
 const CRITERIA_PER_STORY = 4;
@@ -29,14 +30,7 @@ const owner: Principal = { kind: 'actor', actor_id: 'founder' };
 const sm = storymap(app);
 
 const build = async () => {
-  const { project_id } = await sm.createProject(
-    { name: 'Bench Map', idea: 'a big map', client: null },
-    owner,
-  );
-  await sm.setVision(
-    { project_id, answers: { users: 'u', problem: 'p', switch: 's', first: 'f', proof: 'p' } },
-    owner,
-  );
+  const project_id = await newMap(app, owner);
   for (let start = 0; start < STORIES; start += 100) {
     const stories = Array.from({ length: 100 }, (_, i) => ({
       title: `Story ${start + i + 1}`,

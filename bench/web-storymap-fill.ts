@@ -1,6 +1,7 @@
 import type { App } from '../src/app/app.js';
 import { storymap } from '../src/app/storymap.js';
 import { SYSTEM } from '../src/commands/principal.js';
+import { newMap } from './storymap-seed.js';
 
 /**
  * The web benches' story map: 2,000 stories (WEB_BENCH_STORIES) and notes on them until the log
@@ -13,14 +14,7 @@ const ACTIVITIES = ['Collect', 'Design', 'Review', 'Buy', 'Ship', 'Support'];
 /** Fills the map and waits for the read models; its project's id. */
 export const fill = async (app: App) => {
   const sm = storymap(app);
-  const { project_id } = await sm.createProject(
-    { name: 'Bench map', idea: 'A big map', client: null },
-    SYSTEM,
-  );
-  await sm.setVision(
-    { project_id, answers: { users: 'u', problem: 'p', switch: 's', first: 'f', proof: 'x' } },
-    SYSTEM,
-  );
+  const project_id = await newMap(app, SYSTEM);
   for (let n = 0; n < STORIES; n += 50)
     await sm.createStories(
       {

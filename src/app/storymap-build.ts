@@ -9,13 +9,12 @@ import type { StepInput } from '../commands/storymap/build-plan.js';
 import { runClaiming } from '../commands/storymap/build-session.js';
 import { requireVision } from '../commands/storymap/create-stories.js';
 import { storyStream } from '../commands/storymap/map-state.js';
-import { requireMap, requireWritable, resolveStory } from '../commands/storymap/refs.js';
-import { loadMap } from '../commands/storymap/run.js';
 import type { StoryEvent, StoryState } from '../commands/storymap/story-state.js';
 import { evolveStory, initialStory } from '../commands/storymap/story-state.js';
 import type { App } from './app.js';
 import { perApp } from './per-app.js';
-import { callerOf, metaOf } from './storymap-access.js';
+import { metaOf } from './storymap-access.js';
+import { storyTarget } from './storymap-commands.js';
 
 type On = { project_id: string; story_id: string };
 export type Done = { story: StoryState; events: StoryEvent[] };
@@ -29,18 +28,12 @@ export const storyMapBuild = (app: App) => {
   const quiet_ms = QUIET_MS;
   const now = () => app.clock().toISOString();
 
-  const target = async (args: On, principal: Principal) => {
-    const caller = await callerOf(app, args.project_id, principal);
-    const map = requireWritable(requireMap((await loadMap(app.log, args.project_id)).state));
-    return { caller, map, story_id: resolveStory(map, args.story_id).story_id };
-  };
-
   const onStory = async (
     args: On,
     principal: Principal,
     command: (caller: Caller, at: string) => BuildCommand,
   ) => {
-    const { caller, story_id } = await target(args, principal);
+    const { caller, story_id } = await storyTarget(app, args, principal);
     return runCommand(app.log, {
       decider: buildDecider,
       stream: storyStream(args.project_id, story_id),
@@ -57,7 +50,7 @@ export const storyMapBuild = (app: App) => {
     session: SessionRef,
     command: (caller: Caller, at: string) => BuildCommand,
   ) => {
-    const { caller, map, story_id } = await target(args, principal);
+    const { caller, map, story_id } = await storyTarget(app, args, principal);
     requireVision(map.vision, false);
     const at = now();
     const decided = command(caller, at);
@@ -114,7 +107,7 @@ export const storyMapBuild = (app: App) => {
         new_ids: Array.from({ length: named }, () => randomUUID()),
         ...(args.expected_version !== undefined ? { expected_version: args.expected_version } : {}),
       });
-      const { story_id } = await target(args, principal);
+      const { story_id } = await storyTarget(app, args, principal);
       const before = await peek(args.project_id, story_id);
       if (session && before.exists && TO_BUILD.has(before.status) && !before.cancelled)
         return claiming({ ...args, story_id }, principal, session, (caller, at) => ({

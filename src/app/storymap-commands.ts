@@ -30,7 +30,21 @@ export const mapCommand = async <R>(
   });
 };
 
-/** A story-only command: the map resolves the reference and refuses an archived project. */
+/**
+ * The caller, the writable map and the story a reference names: what a command on one story
+ * starts from (an archived project is refused).
+ */
+export const storyTarget = async (
+  app: App,
+  args: In & { story_id: string },
+  principal: Principal,
+) => {
+  const caller = await callerOf(app, args.project_id, principal);
+  const map = requireWritable(requireMap((await loadMap(app.log, args.project_id)).state));
+  return { caller, map, story_id: resolveStory(map, args.story_id).story_id };
+};
+
+/** A story-only command on its stream (see `storyTarget`). */
 export const storyCommand = async <R>(
   app: App,
   args: In & { story_id: string },
@@ -38,9 +52,7 @@ export const storyCommand = async <R>(
   command: (caller: Caller) => StoryCommand,
   respond: (s: StoryState) => R,
 ) => {
-  const caller = await callerOf(app, args.project_id, principal);
-  const map = requireWritable(requireMap((await loadMap(app.log, args.project_id)).state));
-  const { story_id } = resolveStory(map, args.story_id);
+  const { caller, story_id } = await storyTarget(app, args, principal);
   return runCommand(app.log, {
     decider: storyDecider,
     stream: storyStream(args.project_id, story_id),
