@@ -77,5 +77,9 @@ export const intentClient = async (
   return { client, call, ok, close: () => client.close() };
 };
 
+/** Two actors, for the tests of who reaches a task. */
+export const alice: Principal = { kind: 'actor', actor_id: 'alice' };
+export const bob: Principal = { kind: 'actor', actor_id: 'bob' };
+
 export const userSource = { kind: 'user_event', event_id: 'u-1' };
 export const agentSource = { kind: 'agent_turn', event_id: 'turn-1' };

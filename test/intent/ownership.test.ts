@@ -2,10 +2,7 @@ import { strict as assert } from 'node:assert';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { intentOf, legacyTaskId } from '../../src/app/intent.js';
-import { agentSource, intentClient, openAt, userSource, withDir } from './harness.js';
-
-const alice = { kind: 'actor' as const, actor_id: 'alice' };
-const bob = { kind: 'actor' as const, actor_id: 'bob' };
+import { agentSource, alice, bob, intentClient, openAt, userSource, withDir } from './harness.js';
 
 describe('intent ownership and refused calls (in-memory MCP client, LevelDB store)', () => {
   it('a refused or failing call on a root no project holds appends nothing', () =>

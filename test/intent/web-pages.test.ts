@@ -3,10 +3,7 @@ import { describe, it } from 'node:test';
 import { governance } from '../../src/app/governance.js';
 import { SYSTEM } from '../../src/commands/principal.js';
 import { getPage, serveWeb } from '../web/harness.js';
-import { intentClient, openAt, userSource, withDir } from './harness.js';
-
-const alice = { kind: 'actor' as const, actor_id: 'alice' };
-const bob = { kind: 'actor' as const, actor_id: 'bob' };
+import { alice, bob, intentClient, openAt, userSource, withDir } from './harness.js';
 
 describe('intent pages of the web view: a task is its starter’s there too', () => {
   it('a member of the project sees only the tasks they started; SYSTEM sees every one', () =>
