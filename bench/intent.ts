@@ -10,6 +10,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { intentOf } from '../src/app/intent.js';
 import { canonicalRoot, rootHash } from '../src/app/intent-root.js';
+import { SYSTEM } from '../src/commands/principal.js';
 import type { ClaimBody } from '../src/events/catalog/intent.js';
 import { openIntentlog } from '../src/modules/index.js';
 import { fmt, median, percentile } from './stats.js';
@@ -59,12 +60,12 @@ const body = (i: number, over: Partial<ClaimBody> = {}): ClaimBody => ({
 const concurrentWriters = async (service: ReturnType<typeof intentOf>, project_id: string) => {
   const WRITERS = 24;
   const EACH = 10;
-  const { task_id } = await service.startTask({ project_id, caller_id: 'bench' }, { claims: [] });
+  const { task_id } = await service.startTask({ project_id, principal: SYSTEM }, { claims: [] });
   const t0 = performance.now();
   const loop = async (w: number) => {
     for (let i = 0; i < EACH; i++)
       await service.claimOp(
-        { project_id, caller_id: 'bench', request_id: `w${w}-${i}` },
+        { project_id, principal: SYSTEM, request_id: `w${w}-${i}` },
         task_id,
         'intent_add_inference',
         { w, i },
@@ -79,7 +80,7 @@ const concurrentWriters = async (service: ReturnType<typeof intentOf>, project_i
   };
   await Promise.all(Array.from({ length: WRITERS }, (_, w) => loop(w)));
   const ms = performance.now() - t0;
-  const view = await service.reads.view(project_id, task_id);
+  const view = await service.reads.view({ project_id, principal: SYSTEM }, task_id);
   const landed = 'head' in view ? view.claims.length : -1;
   if (landed !== WRITERS * EACH) throw new Error(`${landed} of ${WRITERS * EACH} writes landed`);
   return { writes: WRITERS * EACH, ms };
@@ -97,7 +98,7 @@ const populate = async (dataDir: string, root: string) => {
   });
   // the Hooks' session: user-prompt records a candidate on this task, session-start reads it
   const started = await service.startTask(
-    { project_id, caller_id: 'bench' },
+    { project_id, principal: SYSTEM },
     { claims: [], host_session_id: SESSION },
   );
   const plain = Array.from({ length: CLAIMS - DISPUTES }, (_, i) => body(i));
@@ -113,7 +114,7 @@ const populate = async (dataDir: string, root: string) => {
     await service.writes.write({
       project_id,
       task_id: started.task_id,
-      caller_id: 'bench',
+      principal: SYSTEM,
       operation: 'bench',
       args: {},
       command: (route) => ({
@@ -133,7 +134,11 @@ const populate = async (dataDir: string, root: string) => {
   const inProcess: number[] = [];
   for (let i = 0; i < 103; i++) {
     const t0 = performance.now();
-    await service.reads.snapshot(project_id, started.task_id, new Date().toISOString());
+    await service.reads.snapshot(
+      { project_id, principal: SYSTEM },
+      started.task_id,
+      new Date().toISOString(),
+    );
     if (i >= 3) inProcess.push(performance.now() - t0);
   }
   const writers = await concurrentWriters(service, project_id);

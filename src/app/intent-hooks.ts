@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isAbsolute } from 'node:path';
 import type { Route, TaskCommand } from '../commands/intent/task.js';
+import { SYSTEM } from '../commands/principal.js';
 import { sha256Hex } from '../events/index.js';
 import type { IntentTaskHead } from '../projections/intent-snapshot.js';
 import type { App } from './app.js';
@@ -12,6 +13,8 @@ import { hookCallOf, type HookEvent, type HookInput, type HookOutput } from './i
  * What the intent Hooks do (contracts/intent.md, "Hook-only command surface"). Hooks never call
  * the network, never read a transcript, never block a prompt and never promote a candidate;
  * they record only hashes and metadata, and inject only direct user statements as text.
+ * A Hook is the local user's CLI, on the data dir the local user holds: it acts as SYSTEM (and
+ * its events carry the actor id `hook`).
  */
 export {
   HOOK_EVENTS,
@@ -21,6 +24,8 @@ export {
 } from './intent-hook-wire.js';
 
 const CONTEXT_MAX = 20;
+
+const asSystem = (project_id: string) => ({ project_id, principal: SYSTEM });
 
 const projectOfCwd = async (app: App, cwd: unknown): Promise<string | undefined> => {
   if (typeof cwd !== 'string' || !isAbsolute(cwd)) return undefined;
@@ -55,7 +60,9 @@ const recoveryNote = async (app: App, heads: readonly IntentTaskHead[]): Promise
  */
 const sessionStart = async (app: App, project: string): Promise<string | undefined> => {
   const service = intentOf(app);
-  const heads = (await service.reads.tasks(project)).filter((h) => !h.deleted && h.mode === 'on');
+  const heads = (await service.reads.tasks(asSystem(project))).filter(
+    (h) => !h.deleted && h.mode === 'on',
+  );
   const recovery = await recoveryNote(app, heads);
   const direct: string[] = [];
   let active = 0;
@@ -81,7 +88,7 @@ const sessionStart = async (app: App, project: string): Promise<string | undefin
 const sessionTask = async (app: App, project: string, input: HookInput) => {
   if (typeof input.session_id !== 'string') return undefined;
   const session = markerHash(input.session_id);
-  const heads = await intentOf(app).reads.tasks(project);
+  const heads = await intentOf(app).reads.tasks(asSystem(project));
   return heads.find((h) => h.host_session_hash === session && !h.deleted);
 };
 
@@ -93,7 +100,8 @@ const hookWrite = async (app: App, task: IntentTaskHead, command: HookWrite): Pr
   await intentOf(app).writes.write({
     project_id: task.project_id,
     task_id: task.task_id,
-    caller_id: 'hook',
+    principal: SYSTEM,
+    actor_id: 'hook',
     operation: 'hook',
     args: {},
     persist: true,
@@ -133,7 +141,7 @@ const postCompact = async (app: App, project: string, input: HookInput): Promise
   const status = await app.projections.status().catch(() => undefined);
   const folds = status?.every((s) => s.error === undefined) ?? false;
   const view = await intentOf(app)
-    .reads.view(project, task.task_id)
+    .reads.view(asSystem(project), task.task_id)
     .catch(() => undefined);
   const state = folds && view !== undefined && 'head' in view ? 'verified' : 'unverified';
   await hookWrite(app, task, () => ({

@@ -106,7 +106,7 @@ export const intentIo = (
     claim_id: string | undefined,
     dataDir: string | undefined,
   ): Promise<Written<{ deleted_claims: string[] }> & { verification?: DeleteVerification }> => {
-    const view = await reads.view(call.project_id, task_id);
+    const view = await reads.view(call, task_id);
     if (!('head' in view)) return { kind: 'off', status: view };
     const targets = view.claims.filter(
       (c) => claim_id === undefined || c.body.claim_id === claim_id,
@@ -136,7 +136,7 @@ export const intentIo = (
     texts: string[],
     dataDir: string | undefined,
   ): Promise<DeleteVerification> => {
-    const after = await reads.view(call.project_id, task_id).catch(() => undefined);
+    const after = await reads.view(call, task_id).catch(() => undefined);
     const visible = after && 'head' in after ? JSON.stringify(after.claims) : '';
     const exported = after && 'head' in after ? JSON.stringify(toGraph(after, clock())) : '';
     const files = dataDir === undefined ? [] : await filesHolding(dataDir, texts);

@@ -1,15 +1,20 @@
 import type { IntentEvent } from '../commands/intent/task-state.js';
+import { mayReach } from '../commands/intent/task-access.js';
+import type { Principal } from '../commands/principal.js';
 
 /**
  * Private mode's store: the semantic events of private tasks, in this process's memory only.
  * The log holds only the hashed control marker; a restart finds the marker and no memory, and
  * the task fails closed until its mode is set again. One promise chain per task serialises the
- * private writes of this process.
+ * private writes of this process. A task's private content is its owner's as the task is:
+ * every read and write of it checks the caller against the owner the log records.
  */
 export type PrivateTask = {
   marker_hash: string;
+  /** the task's owner (its start event's actor), for counts scoped to a caller */
+  owner: string;
   events: IntentEvent[];
-  /** request_id → fingerprint and answer, for private writes */
+  /** idempotency scope (project, caller, request_id) → fingerprint and answer */
   requests: Map<string, { fingerprint: string; response: unknown }>;
 };
 
@@ -18,10 +23,10 @@ export const privateStore = () => {
   const chains = new Map<string, Promise<unknown>>();
   return {
     get: (stream: string): PrivateTask | undefined => tasks.get(stream),
-    open(stream: string, marker_hash: string): void {
+    open(stream: string, marker_hash: string, owner: string): void {
       const current = tasks.get(stream);
       if (current?.marker_hash === marker_hash) return;
-      tasks.set(stream, { marker_hash, events: [], requests: new Map() });
+      tasks.set(stream, { marker_hash, owner, events: [], requests: new Map() });
     },
     /** Leaving private mode forgets the content: it was never meant to outlive the session. */
     drop: (stream: string): boolean => tasks.delete(stream),
@@ -33,14 +38,20 @@ export const privateStore = () => {
       );
       return run;
     },
-    /** Counts for intent_status: how many private tasks this process holds, never content. */
-    counts: () => ({
-      tasks: tasks.size,
-      claims: [...tasks.values()].reduce(
-        (n, t) => n + t.events.filter((e) => e.type === 'intent.claim_added').length,
-        0,
-      ),
-    }),
+    /**
+     * Counts for intent_status: how many private tasks of the caller's this process holds,
+     * never content.
+     */
+    counts(by: Principal) {
+      const own = [...tasks.values()].filter((t) => mayReach(t.owner, by));
+      return {
+        tasks: own.length,
+        claims: own.reduce(
+          (n, t) => n + t.events.filter((e) => e.type === 'intent.claim_added').length,
+          0,
+        ),
+      };
+    },
   };
 };
 

@@ -46,5 +46,16 @@ export const intentProjects = (log: EventLog, waitFor: (position: number) => Pro
     return project_id;
   };
 
-  return { lookup, ensure };
+  /**
+   * The project a task start acts in: the bound one, or the one the root will be bound to
+   * once the start succeeded (`ensure`), so a refused start leaves no project behind.
+   */
+  const planned = async (root: ResolvedRoot) => {
+    const bound = await lookup(root);
+    return bound === undefined
+      ? { project_id: projectIdForRootHash(root.hash), bound: false }
+      : { project_id: bound, bound: true };
+  };
+
+  return { lookup, ensure, planned };
 };

@@ -1,5 +1,7 @@
-import { intentError } from '../commands/intent/errors.js';
+import { intentError, taskNotFound } from '../commands/intent/errors.js';
+import { checkReach, mayReach } from '../commands/intent/task-access.js';
 import type { TaskState } from '../commands/intent/task-state.js';
+import type { Principal } from '../commands/principal.js';
 import type { EventLog } from '../events/index.js';
 import {
   intentSnapshotQueries,
@@ -16,6 +18,9 @@ import {
 } from '../projections/intent-snapshot-view.js';
 import type { PrivateStore } from './intent-private.js';
 import { loadTask, offStatus, taskStream, type OffStatus } from './intent-writes.js';
+
+/** Who reads, in which project: a task reaches its owner and SYSTEM only. */
+export type Reader = { project_id: string; principal: Principal };
 
 export type TaskView = {
   head: TaskHead;
@@ -76,16 +81,22 @@ export const intentReads = (
     return entry;
   };
 
-  const view = async (p: string, t: string): Promise<TaskView | OffStatus> => {
+  /**
+   * A task as the reader may see it. Another's task answers exactly as a missing one, before
+   * anything of it (deleted, off, private) shows.
+   */
+  const view = async (by: Reader, t: string): Promise<TaskView | OffStatus> => {
+    const p = by.project_id;
     const stream = taskStream(p, t);
     if (store.get(stream)) {
       const state = await loadTask(log, stream, store);
+      checkReach(state, by.principal);
       if (state.mode === 'private') return memoryView(state);
       store.drop(stream);
     }
     await waitFor(await log.head());
     const head = await queries.head(p, t);
-    if (!head) throw intentError('TASK_NOT_FOUND', 'no such task in this project', { task_id: t });
+    if (!head || !mayReach(head.owner, by.principal)) throw taskNotFound();
     if (head.deleted) throw intentError('TASK_DELETED', 'the task was deleted', { task_id: t });
     if (head.mode === 'off') return offStatus();
     if (head.mode === 'private')
@@ -112,12 +123,16 @@ export const intentReads = (
     return queries.direct(p, t);
   };
 
-  const snapshot = async (p: string, t: string, now: string): Promise<Snapshot | OffStatus> => {
-    const v = await view(p, t);
+  const snapshot = async (by: Reader, t: string, now: string): Promise<Snapshot | OffStatus> => {
+    const v = await view(by, t);
     return 'head' in v ? snapshotOf(v.head, v.prepared(), now) : v;
   };
 
-  return { view, direct, snapshot, tasks: queries.tasks };
+  /** The heads of the project's tasks the reader may reach (SYSTEM: every one). */
+  const tasks = async (by: Reader) =>
+    (await queries.tasks(by.project_id)).filter((h) => mayReach(h.owner, by.principal));
+
+  return { view, direct, snapshot, tasks };
 };
 
 export type IntentReads = ReturnType<typeof intentReads>;

@@ -1,9 +1,11 @@
 import { isDomainError } from '../commands/errors.js';
 import { runCommand } from '../commands/handler.js';
-import { fingerprint } from '../commands/idempotency.js';
+import { fingerprint, idempotencyScope } from '../commands/idempotency.js';
 import { intentError } from '../commands/intent/errors.js';
 import { decideTask, taskDecider, type Route, type TaskCommand } from '../commands/intent/task.js';
+import { checkReach, taskDeciderFor } from '../commands/intent/task-access.js';
 import type { IntentEvent, TaskState } from '../commands/intent/task-state.js';
+import { principalId, type Principal } from '../commands/principal.js';
 import { streamName, type AppendMeta, type EventLog } from '../events/index.js';
 import type { PrivateStore } from './intent-private.js';
 
@@ -29,15 +31,18 @@ export type WriteCall<R> = {
   operation: string;
   args: Record<string, unknown>;
   request_id?: string | undefined;
-  caller_id: string;
+  /** who calls: a task is reached by its owner and SYSTEM only (task-access.ts) */
+  principal: Principal;
+  /** the envelope's actor_id when it is not the principal's id (Hooks write as `hook`) */
+  actor_id?: string;
   /** control writes (start, mode, delete) always go to the log, whatever the mode */
   persist?: boolean;
   command: (route: Route) => TaskCommand;
   respond: (state: TaskState, events: IntentEvent[]) => R;
 };
 
-const metaOf = (callerId: string): AppendMeta => ({
-  actor_id: callerId,
+const metaOf = (call: WriteCall<unknown>): AppendMeta => ({
+  actor_id: call.actor_id ?? principalId(call.principal),
   actor_role: 'INTENT',
   correlation_id: null,
   causation_event_id: null,
@@ -51,6 +56,19 @@ export const loadTask = async (log: EventLog, stream: string, store: PrivateStor
   });
   return (store.get(stream)?.events ?? []).reduce(taskDecider.evolve, state);
 };
+
+/** A request's idempotency key: scoped to the project and the calling principal. */
+const keyOf = (call: WriteCall<unknown>, key: string) => ({
+  key,
+  projectId: call.project_id,
+  callerId: principalId(call.principal),
+});
+
+const printOf = (call: WriteCall<unknown>) => ({
+  operation: call.operation,
+  args: call.args,
+  reusedCode: 'REQUEST_ID_REUSED',
+});
 
 const requestIdReused = () =>
   intentError('REQUEST_ID_REUSED', 'this request_id was used with different arguments');
@@ -67,42 +85,40 @@ const reused = (error: unknown): never => {
 export const intentWrites = (log: EventLog, store: PrivateStore) => {
   const toLog = async <R>(call: WriteCall<R>): Promise<Written<R>> => {
     const outcome = await runCommand(log, {
-      decider: taskDecider,
+      decider: taskDeciderFor(call.principal),
       stream: taskStream(call.project_id, call.task_id),
       command: call.command('log'),
-      meta: metaOf(call.caller_id),
+      meta: metaOf(call),
       ...(call.request_id === undefined
         ? {}
-        : {
-            idempotency: {
-              key: call.request_id,
-              projectId: call.project_id,
-              callerId: call.caller_id,
-              operation: call.operation,
-              args: call.args,
-              reusedCode: 'REQUEST_ID_REUSED',
-            },
-          }),
+        : { idempotency: { ...keyOf(call, call.request_id), ...printOf(call) } }),
       respond: call.respond,
     }).catch(reused);
     return { kind: 'written', ...outcome };
   };
 
+  /**
+   * A private write: decided against the log's part and this process's private events. The
+   * caller is checked first, and its stored answers are kept by the same scope (project,
+   * caller, request_id) as the log's idempotency records.
+   */
   const toMemory = <R>(call: WriteCall<R>, stream: string): Promise<Written<R>> =>
     store.serially(stream, async () => {
       const task = store.get(stream);
       if (!task) throw intentError('PRIVATE_STATE_UNAVAILABLE', 'private state was lost');
+      const state = await loadTask(log, stream, store);
+      checkReach(state, call.principal);
+      const key =
+        call.request_id === undefined ? undefined : idempotencyScope(keyOf(call, call.request_id));
       const print = fingerprint(call.operation, call.args);
-      const prior = call.request_id === undefined ? undefined : task.requests.get(call.request_id);
+      const prior = key === undefined ? undefined : task.requests.get(key);
       if (prior && prior.fingerprint !== print) throw requestIdReused();
       if (prior)
         return { kind: 'written', result: prior.response as R, position: 0, replayed: true };
-      const state = await loadTask(log, stream, store);
-      const events = decideTask(call.command('memory'), state);
-      task.events.push(...events);
-      const result = call.respond(events.reduce(taskDecider.evolve, state), events);
-      if (call.request_id !== undefined)
-        task.requests.set(call.request_id, { fingerprint: print, response: result });
+      const decided = decideTask(call.command('memory'), state);
+      task.events.push(...decided);
+      const result = call.respond(decided.reduce(taskDecider.evolve, state), decided);
+      if (key !== undefined) task.requests.set(key, { fingerprint: print, response: result });
       return { kind: 'written', result, position: 0, replayed: false };
     });
 

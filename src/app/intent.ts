@@ -4,6 +4,7 @@ import { intentError } from '../commands/intent/errors.js';
 import { EXCERPT_MAX, redactAndCap, STATEMENT_MAX } from '../commands/intent/redact.js';
 import { claimSubject } from '../commands/intent/task.js';
 import type { TaskState } from '../commands/intent/task-state.js';
+import { principalId, type Principal } from '../commands/principal.js';
 import type { ClaimBody, IntentMode, SourceRef } from '../events/catalog/intent.js';
 import { sha256Hex, type EventLog } from '../events/index.js';
 import { INTENT_SNAPSHOT } from '../projections/intent-snapshot.js';
@@ -12,10 +13,14 @@ import { privateStore } from './intent-private.js';
 import { intentProjects } from './intent-project.js';
 import { intentIo } from './intent-io.js';
 import { intentReads } from './intent-reads.js';
-import { intentWrites, taskStream, type Written } from './intent-writes.js';
+import { intentWrites, loadTask, taskStream, type Written } from './intent-writes.js';
 
 /** Who calls and in which project; `request_id` deduplicates a task-scoped mutation. */
-export type IntentCall = { project_id: string; caller_id: string; request_id?: string | undefined };
+export type IntentCall = {
+  project_id: string;
+  principal: Principal;
+  request_id?: string | undefined;
+};
 
 export type ClaimResult = {
   claim_id: string;
@@ -27,12 +32,24 @@ export type ClaimResult = {
   truncated: boolean;
 };
 
-/** A task id a retry of the same start lands on: derived from the project and request_id. */
-const stableTaskId = (projectId: string, requestId: string): string => {
-  const hex = createHash('sha256').update(`intent-task\0${projectId}\0${requestId}`).digest('hex');
+/** A UUID (version 8, RFC 9562's custom layout) made of the first bits of a SHA-256. */
+const uuidOf = (text: string): string => {
+  const hex = createHash('sha256').update(text).digest('hex');
   const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 };
+
+/**
+ * The task id a retry of the same start lands on: derived from the project, the principal and
+ * the request_id, so two principals using one request_id get two tasks, and no id a caller
+ * can derive names another's task.
+ */
+export const stableTaskId = (projectId: string, by: Principal, requestId: string): string =>
+  uuidOf(`intent-task/v2\0${projectId}\0${principalId(by)}\0${requestId}`);
+
+/** The id the first release derived from the project and request_id alone. */
+export const legacyTaskId = (projectId: string, requestId: string): string =>
+  uuidOf(`intent-task\0${projectId}\0${requestId}`);
 
 export const markerHash = (token: string): string => sha256Hex(`intent-private\0${token}`);
 
@@ -73,12 +90,30 @@ export const intentService = (
       task_id,
       operation,
       args,
-      caller_id: call.caller_id,
       command: (route) => ({ type, data: { claim: body, now, route } }),
       respond: () => claimResult(body, report),
     });
   };
 
+  /**
+   * The task a start without task_id lands on. With a request_id: the one derived from it, or
+   * the caller's own task under the first release's derivation (a retry of a start made before
+   * the change still lands on it; another's task there is never used).
+   */
+  const startedId = async (call: IntentCall): Promise<string> => {
+    if (call.request_id === undefined) return randomUUID();
+    const legacy = legacyTaskId(call.project_id, call.request_id);
+    const state = await loadTask(log, taskStream(call.project_id, legacy), store);
+    return state.exists && state.owner === principalId(call.principal)
+      ? legacy
+      : stableTaskId(call.project_id, call.principal, call.request_id);
+  };
+
+  /**
+   * Starts a task, or associates with the caller's task named by task_id: a named task that
+   * does not exist (or is another's) is TASK_NOT_FOUND, so no caller creates a task under an
+   * id of its choosing.
+   */
   const startTask = async (
     call: IntentCall,
     args: {
@@ -87,11 +122,7 @@ export const intentService = (
       claims: ClaimInput[];
     },
   ) => {
-    const task_id =
-      args.task_id ??
-      (call.request_id === undefined
-        ? randomUUID()
-        : stableTaskId(call.project_id, call.request_id));
+    const task_id = args.task_id ?? (await startedId(call));
     const now = clock();
     const built = args.claims.map((c) => toClaimBody(c, { claim_id: randomUUID(), now }));
     const host_session_hash =
@@ -107,6 +138,7 @@ export const intentService = (
         data: {
           project_id: call.project_id,
           task_id,
+          associate_only: args.task_id !== undefined,
           host_session_hash,
           claims: built.map((b) => b.body),
           now,
@@ -169,19 +201,23 @@ export const intentService = (
       command: () => ({ type: 'SetMode', data: { mode, marker_hash, now: clock() } }),
       respond: (state: TaskState) => ({ task_id, mode: state.mode }),
     });
-    if (mode === 'private' && marker_hash) store.open(stream, marker_hash);
+    if (mode === 'private' && marker_hash)
+      store.open(stream, marker_hash, (await loadTask(log, stream, store)).owner);
     else store.drop(stream);
     return outcome;
   };
 
-  /** The distinct tasks of the project holding an active claim with the same statement. */
-  const recurrence = async (project_id: string, statement: string): Promise<string[]> => {
+  /**
+   * The distinct tasks of the project holding an active claim with the same statement, among
+   * the caller's own (another's tasks are not counted: the count would tell what they hold).
+   */
+  const recurrence = async (call: IntentCall, statement: string): Promise<string[]> => {
     const norm = (t: string) => t.toLowerCase().replace(/\s+/g, ' ').trim();
     const wanted = norm(statement);
     const tasks: string[] = [];
-    for (const head of await reads.tasks(project_id)) {
+    for (const head of await reads.tasks(call)) {
       if (head.deleted || head.mode !== 'on') continue;
-      const view = await reads.view(project_id, head.task_id);
+      const view = await reads.view(call, head.task_id);
       if (
         'head' in view &&
         view.claims.some((c) => c.life === 'active' && norm(c.body.statement) === wanted)
@@ -200,11 +236,11 @@ export const intentService = (
     task_id: string,
     args: { claim_id: string; confirmation_event_id: string },
   ): Promise<Written<ClaimResult>> => {
-    const view = await reads.view(call.project_id, task_id);
+    const view = await reads.view(call, task_id);
     if (!('head' in view)) return { kind: 'off', status: view };
     const claim = view.claims.find((c) => c.body.claim_id === args.claim_id);
     if (!claim) throw intentError('CLAIM_NOT_FOUND', 'no such claim in this task', args);
-    const recurrence_tasks = await recurrence(call.project_id, claim.body.statement);
+    const recurrence_tasks = await recurrence(call, claim.body.statement);
     return writes.write({
       ...call,
       task_id,

@@ -50,6 +50,8 @@ const isDirect = (body: ClaimBody): boolean =>
   body.source_ref.kind === 'user_event';
 
 type Head = TaskHead & {
+  /** who started the task and owns it: the start event's envelope actor_id */
+  owner: string;
   host_session_hash: string | null;
   /** claims whose life is active */
   active: number;
@@ -111,6 +113,7 @@ const apply = async (e: IntentLogEvent, tx: ModelTx): Promise<void> => {
       tx.put(taskKey(p, t), {
         project_id: p,
         task_id: t,
+        owner: e.actor_id,
         mode: 'on',
         host_session_hash: e.data.host_session_hash,
         deleted: false,
@@ -185,8 +188,8 @@ const apply = async (e: IntentLogEvent, tx: ModelTx): Promise<void> => {
 
 export const intentSnapshotProjector = defineProjector({
   name: INTENT_SNAPSHOT,
-  // 2: direct statements and the active count (SessionStart's summary)
-  version: 2,
+  // 2: direct statements and the active count (SessionStart's summary); 3: the task's owner
+  version: 3,
   events: intentEvents,
   apply,
 });

@@ -15,7 +15,14 @@ describe('intent task decider', () => {
   describe('StartTask', () => {
     const start = (claims = [explicitA]) => ({
       type: 'StartTask' as const,
-      data: { project_id: P, task_id: T, host_session_hash: null, claims, now: NOW },
+      data: {
+        project_id: P,
+        task_id: T,
+        associate_only: false,
+        host_session_hash: null,
+        claims,
+        now: NOW,
+      },
     });
     it('starts a task with its initial claims, each sealed under its own subject', () =>
       given([])

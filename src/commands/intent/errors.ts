@@ -39,3 +39,10 @@ export const intentError = (
     code,
     retryable: IntentCode[code],
   });
+
+/**
+ * A task the caller cannot reach: one that does not exist, and, said the same way, one another
+ * principal owns (the answer never tells the two apart).
+ */
+export const taskNotFound = (): DomainError =>
+  intentError('TASK_NOT_FOUND', 'no such task in this project');

@@ -16,7 +16,13 @@ import type {
 } from '../../events/catalog/intent.js';
 import { LayeredMap } from './layered-map.js';
 
-export type IntentEvent =
+/**
+ * What the log hands a fold beside the event: the envelope's `actor_id` of a stored event
+ * (absent on an event just decided, which is never a task start the fold needs it from).
+ */
+type Stored = { metadata?: { seal?: string; actorId?: string } };
+
+export type IntentEvent = (
   | EventOf<typeof IntentTaskStarted>
   | EventOf<typeof IntentClaimAdded>
   | EventOf<typeof IntentClaimInvalidated>
@@ -27,7 +33,9 @@ export type IntentEvent =
   | EventOf<typeof IntentCandidateRecorded>
   | EventOf<typeof IntentImportRecorded>
   | EventOf<typeof IntentRecoveryFlagged>
-  | EventOf<typeof IntentRecoveryServed>;
+  | EventOf<typeof IntentRecoveryServed>
+) &
+  Stored;
 
 /** A recovery flag up (post-compact), until a SessionStart serves it. */
 export type RecoveryFlag = { state: 'verified' | 'unverified'; flagged_at: string };
@@ -56,6 +64,12 @@ export type TaskState = {
   deleted: boolean;
   project_id: string;
   task_id: string;
+  /**
+   * Who started the task and so owns it: the `actor_id` of its start event's envelope (a
+   * principal's id; `system` for the SYSTEM principal). Empty when unknown: none but SYSTEM
+   * reaches such a task.
+   */
+  owner: string;
   started_at: string;
   mode: IntentMode;
   marker_hash: string | null;
@@ -73,6 +87,7 @@ export const initialTask = (): TaskState => ({
   deleted: false,
   project_id: '',
   task_id: '',
+  owner: '',
   started_at: '',
   mode: 'on',
   marker_hash: null,
@@ -124,6 +139,7 @@ export const evolveTask = (state: TaskState, event: IntentEvent): TaskState => {
         exists: true,
         project_id: event.data.project_id,
         task_id: event.data.task_id,
+        owner: event.metadata?.actorId ?? '',
         started_at: event.data.started_at,
       };
     case 'intent.claim_added':

@@ -12,7 +12,7 @@ import {
   checkReplacementAuthority,
   checkShape,
 } from './claim-rules.js';
-import { intentError } from './errors.js';
+import { intentError, taskNotFound } from './errors.js';
 import { decideRecovery, type RecoveryCommand } from './recovery.js';
 import { evolveTask, initialTask, type IntentEvent, type TaskState } from './task-state.js';
 
@@ -56,6 +56,8 @@ export type TaskCommand =
       data: On & {
         project_id: string;
         task_id: string;
+        /** the caller named the task: an existing one is associated, none is started */
+        associate_only: boolean;
         host_session_hash: string | null;
         claims: ClaimBody[];
       };
@@ -90,7 +92,7 @@ export type TaskCommand =
   | RecoveryCommand;
 
 const requireTask = (state: TaskState): void => {
-  if (!state.exists) throw intentError('TASK_NOT_FOUND', 'no such task in this project');
+  if (!state.exists) throw taskNotFound();
   if (state.deleted)
     throw intentError('TASK_DELETED', 'the task was deleted', { task_id: state.task_id });
 };
@@ -125,6 +127,7 @@ const addAll = (state: TaskState, claims: readonly ClaimBody[]): IntentEvent[] =
 const start = (state: TaskState, data: Extract<TaskCommand, { type: 'StartTask' }>['data']) => {
   if (state.deleted) throw intentError('TASK_DELETED', 'the task was deleted');
   if (state.exists) return [];
+  if (data.associate_only) throw taskNotFound();
   if (data.claims.length > INITIAL_CLAIMS_MAX)
     throw intentError(
       'INVALID_ARGUMENT',

@@ -2,16 +2,18 @@ import { z } from 'zod';
 import type { App } from '../../app/app.js';
 import { intentOf, type IntentCall, type IntentService } from '../../app/intent.js';
 import { resolveRoot, type ResolvedRoot } from '../../app/intent-root.js';
-import { principalId } from '../../commands/principal.js';
+import { taskNotFound } from '../../commands/intent/errors.js';
+import { clientRoots } from '../client-roots.js';
 import { withEnvelope } from '../error-envelope.js';
 import { Annotations, defineTool, type AnyTool, type ToolContext } from '../tool.js';
 import { ProjectRoot } from './intent-schemas.js';
 
 /**
  * One row kind for every intent tool: the project root is resolved first (sandbox metadata,
- * `project_root`, one client root), before any state is read; the project is found (or, for a
- * writing tool, bound) from the root's hash; then the tool runs, and its task id rides in the
- * envelope.
+ * `project_root`, one client root), before any state is read; the project is found from the
+ * root's hash; then the tool runs as the caller's principal, and its task id rides in the
+ * envelope. Only a task start that succeeded binds a new root to a project: every other call
+ * on a root no project holds answers as for a task that does not exist, and appends nothing.
  */
 export type Scope = {
   app: App;
@@ -40,6 +42,8 @@ type Spec<A extends z.ZodRawShape, O extends z.ZodType> = {
   kind: Kind;
   /** whether a repeat with the same arguments changes nothing more */
   idempotent?: boolean;
+  /** a task start: acts in the project the root will be bound to, and binds it on success */
+  starts?: boolean;
   run: (args: z.output<z.ZodObject<A>>, scope: Scope) => Promise<IntentAnswer<z.input<O>>>;
 };
 
@@ -49,11 +53,18 @@ const annotations = (kind: Kind, idempotent: boolean) =>
     : Annotations.mutation({ destructive: kind === 'destructive', idempotent });
 
 const rootOf = (ctx: ToolContext, explicit: string | undefined) =>
-  resolveRoot({
-    meta: ctx.call.meta,
-    explicit,
-    clientRoots: () => ctx.call.listRoots().catch(() => undefined),
-  });
+  resolveRoot({ meta: ctx.call.meta, explicit, clientRoots: () => clientRoots(ctx.call) });
+
+/** The call's project: looked up; for a start, the one it will bind when none holds the root. */
+const projectOf = async (
+  service: IntentService,
+  root: ResolvedRoot,
+  starts: boolean,
+): Promise<{ project_id: string | null; bound: boolean }> => {
+  if (starts) return service.projects.planned(root);
+  const found = await service.projects.lookup(root);
+  return { project_id: found ?? null, bound: found !== undefined };
+};
 
 export const intentTool = <A extends z.ZodRawShape, O extends z.ZodType>(
   spec: Spec<A, O>,
@@ -70,27 +81,28 @@ export const intentTool = <A extends z.ZodRawShape, O extends z.ZodType>(
       const { project_root, ...rest } = input as { project_root?: string };
       const root = await rootOf(ctx, project_root);
       const service = intentOf(ctx.app);
-      // status creates no storage: it only looks the project up
-      const project_id =
-        spec.kind === 'status'
-          ? ((await service.projects.lookup(root)) ?? null)
-          : await service.projects.ensure(root);
-      const request_id = (rest as { request_id?: string }).request_id;
-      const call: IntentCall = {
-        project_id: project_id ?? '',
-        caller_id: principalId(ctx.principal),
-        request_id,
-      };
       const task = (rest as { task_id?: unknown }).task_id;
-      // a failure from here on happened in a known project (and, given a task_id, task)
+      const where = await projectOf(service, root, spec.starts ?? false);
+      // a failure names the project (and, given a task_id, the task) the call had found
+      const scoped = (error: unknown) =>
+        withEnvelope(error, {
+          project_id: where.bound ? where.project_id : null,
+          ...(typeof task === 'string' ? { task_id: task } : {}),
+        });
+      // status only reports; any other tool needs a task, and a root no project holds has none
+      if (where.project_id === null && spec.kind !== 'status') throw scoped(taskNotFound());
+      const call: IntentCall = {
+        project_id: where.project_id ?? '',
+        principal: ctx.principal,
+        request_id: (rest as { request_id?: string }).request_id,
+      };
       const answer = await spec
         .run(input as z.output<z.ZodObject<A>>, { app: ctx.app, service, root, call, ctx })
         .catch((error: unknown) => {
-          throw withEnvelope(error, {
-            project_id,
-            ...(typeof task === 'string' ? { task_id: task } : {}),
-          });
+          throw scoped(error);
         });
+      if (!where.bound && where.project_id !== null) await service.projects.ensure(root);
+      const project_id = where.project_id;
       return {
         result: answer.result,
         project_id,

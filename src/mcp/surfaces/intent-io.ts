@@ -10,8 +10,7 @@ import * as S from './intent-schemas.js';
 
 /** Candidates, export, import and delete. */
 
-const viewOf = (scope: Scope, task_id: string) =>
-  scope.service.reads.view(scope.call.project_id, task_id);
+const viewOf = (scope: Scope, task_id: string) => scope.service.reads.view(scope.call, task_id);
 
 /** The exact token `intent_delete` asks for: the user types it, the model cannot guess it away. */
 export const confirmationToken = (task_id: string, claim_id: string | undefined) =>

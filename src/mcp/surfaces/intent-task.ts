@@ -14,16 +14,16 @@ const storage = (scope: Scope) => ({
 });
 
 const snapshotOf = (scope: Scope, task_id: string) =>
-  scope.service.reads.snapshot(scope.call.project_id, task_id, scope.service.clock());
+  scope.service.reads.snapshot(scope.call, task_id, scope.service.clock());
 
 export const taskTools: AnyTool[] = [
   intentTool({
     name: 'intent_start_task',
     title: 'Start or associate a task',
     description:
-      'Starts a task in the project of the current root (or associates with task_id when it ' +
-      'exists), with up to 12 initial claims and an optional host session id. Returns the task ' +
-      'UUID and its snapshot. A retry with the same request_id lands on the same task.',
+      'Starts a task in the project of the current root, with up to 12 initial claims and an ' +
+      'optional host session id, or associates with your existing task task_id. Returns the ' +
+      'task UUID and its snapshot. A retry with the same request_id lands on the same task.',
     args: {
       task_id: S.TaskId.optional(),
       host_session_id: z.string().min(1).max(500).optional(),
@@ -37,6 +37,7 @@ export const taskTools: AnyTool[] = [
       snapshot: SnapshotOrOff,
     }),
     kind: 'mutation',
+    starts: true,
     async run(args, scope) {
       const started = await scope.service.startTask(scope.call, {
         task_id: args.task_id,
@@ -112,9 +113,10 @@ export const statusTool = intentTool({
   name: 'intent_status',
   title: 'Intent status',
   description:
-    'Reports server and schema versions, the resolved storage directory, corruption status, the ' +
-    'project’s real Hook candidate count and private-control counts. Returns no claim content ' +
-    'and creates no storage (an unknown root stays unknown).',
+    'Reports server and schema versions, the resolved storage directory, corruption status, and ' +
+    'over the tasks you may reach (yours; every one for SYSTEM) the real Hook candidate count, ' +
+    'task counts and private-control counts. Returns no claim content and creates no storage ' +
+    '(an unknown root stays unknown).',
   args: {},
   output: z.object({
     server_version: z.string(),
@@ -129,9 +131,9 @@ export const statusTool = intentTool({
   kind: 'status',
   async run(_args, scope) {
     const p = scope.call.project_id;
-    const heads = p === '' ? [] : await scope.service.reads.tasks(p);
+    const heads = p === '' ? [] : await scope.service.reads.tasks(scope.call);
     const count = (mode: string) => heads.filter((h) => !h.deleted && h.mode === mode).length;
-    const inMemory = scope.service.store.counts();
+    const inMemory = scope.service.store.counts(scope.call.principal);
     const status = await scope.app.projections.status();
     const head = await scope.app.log.head();
     const corruption = status.some((s) => s.error !== undefined)

@@ -9,6 +9,7 @@ import { research } from '../../app/storymap-research.js';
 import type { RootCandidates } from '../../app/storymap-root.js';
 import { scoreComplexity } from '../../commands/storymap/complexity.js';
 import { DesignKind } from '../../events/catalog/storymap.js';
+import { clientRoots } from '../client-roots.js';
 import type { AnyTool, ToolContext } from '../tool.js';
 import { read, result, StoryRef, write, type Call } from './storymap-define.js';
 
@@ -26,25 +27,11 @@ const candidatesOf =
         : undefined;
     // the host named its directory: nothing else is asked (as intent's root resolution does)
     if (sandbox !== undefined) return [sandbox];
-    const roots = await clientRoots(ctx);
+    const roots = await clientRoots(ctx.call);
     return [...roots.map((r) => localFilePath(r.uri)), cwd()].filter(
       (p): p is string => p !== undefined,
     );
   };
-
-/** A client that cannot answer roots/list (stateless HTTP, no roots capability) gets 2 s. */
-const ROOTS_WAIT_MS = 2_000;
-const clientRoots = async (ctx: ToolContext) => {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<[]>((resolve) => {
-    timer = setTimeout(() => resolve([]), ROOTS_WAIT_MS);
-  });
-  try {
-    return await Promise.race([ctx.call.listRoots().catch(() => []), late]);
-  } finally {
-    clearTimeout(timer);
-  }
-};
 
 const complexityOf = async (call: Call, projectId: string, refs: readonly string[] | undefined) => {
   const reads = storymap(call.app).reads;

@@ -1,3 +1,4 @@
+import { mayReach } from '../../commands/intent/task-access.js';
 import { intentSnapshotQueries } from '../../projections/intent-snapshot.js';
 import {
   buildSnapshot,
@@ -68,7 +69,9 @@ export const intentTaskPage = definePage({
       status: 404,
       body: html`<p>${why}</p>`,
     });
-    if (!head) return missing('No such task in this project.');
+    // another's task is shown as no task, as the intent tools answer it
+    if (!head || !mayReach(head.owner, ctx.principal))
+      return missing('No such task in this project.');
     if (head.deleted) return missing('This task was deleted (verified delete).');
     if (head.mode === 'private')
       return {
@@ -121,7 +124,9 @@ export const intentTasksPage = definePage({
   async render(ctx) {
     const p = ctx.params.project!;
     if (!(await visible(ctx, p))) return projectNotFound(p);
-    const tasks = (await intentSnapshotQueries(ctx.models).tasks(p)).filter((t) => !t.deleted);
+    const tasks = (await intentSnapshotQueries(ctx.models).tasks(p)).filter(
+      (t) => !t.deleted && mayReach(t.owner, ctx.principal),
+    );
     const body =
       tasks.length === 0
         ? html`<p>No intent task in this project.</p>`

@@ -1,0 +1,24 @@
+import type { CallInfo } from './tool.js';
+
+/** How long a client gets to answer `roots/list` before it counts as offering none. */
+export const ROOTS_WAIT_MS = 2_000;
+
+/**
+ * The client's roots (`roots/list`), or none. A client that cannot answer — stateless HTTP,
+ * where a server request has no way back, or a client without the roots capability that never
+ * replies — would otherwise hold the call for the SDK's 60 s request timeout; it gets 2 s.
+ */
+export const clientRoots = async (
+  call: Pick<CallInfo, 'listRoots'>,
+  waitMs = ROOTS_WAIT_MS,
+): Promise<{ uri: string; name?: string }[]> => {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<[]>((resolve) => {
+    timer = setTimeout(() => resolve([]), waitMs);
+  });
+  try {
+    return await Promise.race([call.listRoots().catch(() => []), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+};
