@@ -1,6 +1,7 @@
 import type { Desk, Mission } from '../commands/missions/desk-state.js';
 import {
   ensureProjectDir,
+  existingProjectDir,
   isProjectFileError,
   listProjectDir,
   readProjectFile,
@@ -187,6 +188,15 @@ export const readArtifactFiles = async (
   for (const name of names)
     out[name] = (await readProjectFile(root, artifactPath(name)))?.toString('utf8');
   return out;
+};
+
+/**
+ * Refuses (ProjectFileError) an artifact directory a link leads out of the project, or a root
+ * that is not the directory it was: a change is refused before it is appended, rather than
+ * recorded with files that can never be written.
+ */
+export const checkArtifactDir = async (root: string): Promise<void> => {
+  await existingProjectDir(root, ARTIFACT_DIR);
 };
 
 /**

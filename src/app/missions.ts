@@ -14,6 +14,8 @@ import { newId } from '../events/ids.js';
 import type { App } from './app.js';
 import { MISSIONS_MODEL, missionsQueries } from '../projections/missions-desk.js';
 import { artifactWrites } from './missions-artifact-projection.js';
+import { checkArtifactDir } from './missions-artifacts.js';
+import { inProject } from './missions-paths.js';
 import { missionsConfigFromEnv, type MissionsConfig } from './missions-config.js';
 import { ownerChannel } from './missions-owner-channel.js';
 import {
@@ -96,6 +98,8 @@ export const missionsCore = (app: App, config: MissionsConfig) => {
     idempotency?: { key: string; operation: string; args: Record<string, unknown> },
   ) => {
     const { principal } = caller;
+    const root = project.root;
+    if (root !== null) await inProject(() => checkArtifactDir(root));
     const answer = (state: Desk, events: DeskEvent[]) => {
       // a held gate wrote its own events and answers an error: there is no result to shape
       const refusal = gateRefusal(state, events);

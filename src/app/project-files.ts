@@ -212,6 +212,10 @@ const directoryUnder = async (
 export const ensureProjectDir = async (root: string, path: string): Promise<string> =>
   (await directoryUnder(root, path, componentsOf(path), true))!;
 
+/** The real path of a directory under the root, undefined when absent; nothing is made. */
+export const existingProjectDir = (root: string, path: string): Promise<string | undefined> =>
+  directoryUnder(root, path, componentsOf(path), false);
+
 /** The names in a directory under the root ([] when it is absent). */
 export const listProjectDir = async (root: string, path: string): Promise<string[]> => {
   const dir = await directoryUnder(root, path, componentsOf(path), false);

@@ -28,17 +28,23 @@ export type Envelope = {
   error?: { code: string; message: string; details: Record<string, unknown> };
 };
 
-/** Starts `intentlog serve --surface governance` on a free port and waits for its URL. */
-export const startServer = (dataDir: string): Promise<Server> =>
+/**
+ * Starts `intentlog serve --surface governance` (or `options.args`' surfaces and flags) on a free
+ * port and waits for its URL.
+ */
+export const startServer = (
+  dataDir: string,
+  options: { args?: string[]; env?: NodeJS.ProcessEnv } = {},
+): Promise<Server> =>
   new Promise((resolve, reject) => {
     const args = ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0'];
     const proc = spawn(
       process.execPath,
-      [...args, '--surface', 'governance', '--data-dir', dataDir],
+      [...args, ...(options.args ?? ['--surface', 'governance']), '--data-dir', dataDir],
       {
         cwd: root,
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, INTENTLOG_STORE: '' },
+        env: { ...process.env, INTENTLOG_STORE: '', ...options.env },
       },
     );
     let out = '';
