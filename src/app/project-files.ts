@@ -209,8 +209,11 @@ const directoryUnder = async (
 };
 
 /** A directory under the root, made if missing; its real path. */
-export const ensureProjectDir = async (root: string, path: string): Promise<string> =>
-  (await directoryUnder(root, path, componentsOf(path), true))!;
+export const ensureProjectDir = async (root: string, path: string): Promise<string> => {
+  const dir = await directoryUnder(root, path, componentsOf(path), true);
+  if (dir === undefined) throw outside(path, 'was not made where it was asked');
+  return dir;
+};
 
 /** The real path of a directory under the root, undefined when absent; nothing is made. */
 export const existingProjectDir = (root: string, path: string): Promise<string | undefined> =>
@@ -222,11 +225,12 @@ export const listProjectDir = async (root: string, path: string): Promise<string
   return dir === undefined ? [] : readdir(dir);
 };
 
-const splitFile = (path: string) => {
+/** A file's verified directory (made when `create`) and its name; undefined dir: absent. */
+const fileAt = async (root: string, path: string, create: boolean) => {
   const parts = componentsOf(path);
   const name = parts.pop();
   if (name === undefined) throw new ProjectFileError('not_a_file', path, `${path} names no file`);
-  return { dirParts: parts, name };
+  return { dir: await directoryUnder(root, path, parts, create), name };
 };
 
 const CREATE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
@@ -255,8 +259,8 @@ export const writeProjectFile = async (
   content: string,
   mode = 0o644,
 ): Promise<void> => {
-  const { dirParts, name } = splitFile(path);
-  const dir = (await directoryUnder(root, path, dirParts, true))!;
+  const { dir, name } = await fileAt(root, path, true);
+  if (dir === undefined) throw outside(path, 'has no directory');
   const temp = `.${name}.${randomBytes(8).toString('hex')}.tmp`;
   await createIn(dir, path, temp, content, mode);
   try {
@@ -274,15 +278,14 @@ export const createProjectFile = async (
   content: string,
   mode = 0o600,
 ): Promise<void> => {
-  const { dirParts, name } = splitFile(path);
-  const dir = (await directoryUnder(root, path, dirParts, true))!;
+  const { dir, name } = await fileAt(root, path, true);
+  if (dir === undefined) throw outside(path, 'has no directory');
   await createIn(dir, path, name, content, mode);
 };
 
 /** Removes a file under the root (a link is removed itself, its target untouched). */
 export const removeProjectFile = async (root: string, path: string): Promise<void> => {
-  const { dirParts, name } = splitFile(path);
-  const dir = await directoryUnder(root, path, dirParts, false);
+  const { dir, name } = await fileAt(root, path, false);
   if (dir === undefined) return;
   await unlink(join(dir, name)).catch((error: unknown) => {
     if (errno(error) !== 'ENOENT') throw error;

@@ -168,20 +168,52 @@ type Row = {
   run: (kind: Kind) => Promise<string>;
 };
 
-const kernelFs = (kind: Kind, otherwise: string) =>
-  kind === 'link to /proc' ? 'invalid_args' : otherwise;
+/**
+ * A project directory named through a link resolves to where the link points: outside the
+ * client's roots, not a directory, missing, or a kernel file system.
+ */
+const rootAnswer = (kind: Kind) =>
+  kind === 'linked file' || kind === 'dangling link'
+    ? 'missing_project'
+    : kind === 'link to /proc'
+      ? 'invalid_args'
+      : 'path_outside_root';
+
+/** A fresh project with a link of `kind` as its directory `name` (a middle link: the same). */
+const withLinkedDir = async (name: string, kind: Kind) => {
+  const root = await freshProject();
+  await plant(
+    join(root, name),
+    kind === 'link in a middle component' ? 'linked directory' : kind,
+    'dir',
+  );
+  return root;
+};
+
+/** A fresh project whose PROJECT_STATE.md is reached through a link of `kind`. */
+const withLinkedArtifact = async (kind: Kind) => {
+  if (kind === 'link in a middle component') return withLinkedDir('Projek-Managment', kind);
+  const root = await freshProject();
+  await plant(join(root, 'Projek-Managment', 'PROJECT_STATE.md'), kind, 'file');
+  return root;
+};
+
+/** The code of a call that throws a domain error, or `ok`. */
+const codeOfCall = async (work: () => Promise<unknown>) => {
+  try {
+    await work();
+    return 'ok';
+  } catch (error) {
+    return isDomainError(error) ? error.code : String(error);
+  }
+};
 
 const rows: Row[] = [
   {
     tool: 'hai_park',
     argument: 'project_path',
     wants: 'dir',
-    // the root resolves to where the link points: outside the client's roots, not a directory,
-    // missing, or a kernel file system
-    expect: (k) =>
-      k === 'linked file' || k === 'dangling link'
-        ? 'missing_project'
-        : kernelFs(k, 'path_outside_root'),
+    expect: rootAnswer,
     run: async (kind) => {
       const path = await plant(join(projects, `root-${++seq}`), kind, 'dir');
       return codeOf(await missionsCall('hai_park', { project_path: path, text: 'x' }));
@@ -191,10 +223,7 @@ const rows: Row[] = [
     tool: 'hai_bind_project',
     argument: 'local_path',
     wants: 'dir',
-    expect: (k) =>
-      k === 'linked file' || k === 'dangling link'
-        ? 'missing_project'
-        : kernelFs(k, 'path_outside_root'),
+    expect: rootAnswer,
     run: async (kind) => {
       const path = await plant(join(projects, `bind-${++seq}`), kind, 'dir');
       return codeOf(
@@ -214,12 +243,7 @@ const rows: Row[] = [
     wants: 'dir',
     expect: () => 'path_outside_root',
     run: async (kind) => {
-      const root = await freshProject();
-      await plant(
-        join(root, 'Projek-Managment'),
-        kind === 'link in a middle component' ? 'linked directory' : kind,
-        'dir',
-      );
+      const root = await withLinkedDir('Projek-Managment', kind);
       return codeOf(await missionsCall('hai_park', { project_path: root, text: 'x' }));
     },
   },
@@ -229,12 +253,7 @@ const rows: Row[] = [
     wants: 'dir',
     expect: () => 'path_outside_root',
     run: async (kind) => {
-      const root = await freshProject();
-      await plant(
-        join(root, 'Projek-Managment'),
-        kind === 'link in a middle component' ? 'linked directory' : kind,
-        'dir',
-      );
+      const root = await withLinkedDir('Projek-Managment', kind);
       return codeOf(await missionsCall('hai_read_artifacts', { project_path: root }));
     },
   },
@@ -244,11 +263,7 @@ const rows: Row[] = [
     wants: 'file',
     expect: () => 'path_outside_root',
     run: async (kind) => {
-      const root = await freshProject();
-      const at = join(root, 'Projek-Managment', 'PROJECT_STATE.md');
-      if (kind === 'link in a middle component')
-        await plant(join(root, 'Projek-Managment'), 'linked directory', 'dir');
-      else await plant(at, kind, 'file');
+      const root = await withLinkedArtifact(kind);
       return codeOf(await missionsCall('hai_read_artifacts', { project_path: root }));
     },
   },
@@ -258,11 +273,8 @@ const rows: Row[] = [
     wants: 'file',
     expect: (k) => (k === 'link in a middle component' ? 'path_outside_root' : 'ok'),
     run: async (kind) => {
-      const root = await freshProject();
+      const root = await withLinkedArtifact(kind);
       const at = join(root, 'Projek-Managment', 'PROJECT_STATE.md');
-      if (kind === 'link in a middle component')
-        await plant(join(root, 'Projek-Managment'), 'linked directory', 'dir');
-      else await plant(at, kind, 'file');
       const answer = codeOf(await missionsCall('hai_park', { project_path: root, text: 'x' }));
       if (answer === 'ok')
         assert.ok((await lstat(at)).isFile(), 'the link was replaced by the file');
@@ -362,17 +374,16 @@ const rows: Row[] = [
     wants: 'file',
     expect: () => 'link_invalid',
     run: async (kind) => {
-      const root = await freshProject();
-      await writeFile(join(outside, 'victim.txt'), '{"project_id":"stolen"}'); // restored below
-      const at = join(root, '.intentlog', 'config.json');
-      if (kind === 'link in a middle component')
-        await plant(join(root, '.intentlog'), 'linked directory', 'dir');
-      else await plant(at, kind, 'file');
+      let root: string;
+      if (kind === 'link in a middle component') root = await withLinkedDir('.intentlog', kind);
+      else {
+        root = await freshProject();
+        await plant(join(root, '.intentlog', 'config.json'), kind, 'file');
+      }
+      // what a followed link would read: a link file naming another project (restored below)
+      await writeFile(join(outside, 'victim.txt'), '{"project_id":"stolen"}');
       try {
-        await findLink(root);
-        return 'ok';
-      } catch (error) {
-        return isDomainError(error) ? error.code : String(error);
+        return await codeOfCall(() => findLink(root));
       } finally {
         await writeFile(join(outside, 'victim.txt'), 'original');
       }
@@ -384,18 +395,8 @@ const rows: Row[] = [
     wants: 'dir',
     expect: () => 'link_invalid',
     run: async (kind) => {
-      const root = await freshProject();
-      await plant(
-        join(root, '.intentlog'),
-        kind === 'link in a middle component' ? 'linked directory' : kind,
-        'dir',
-      );
-      try {
-        await writeLink(root, { project_id: 'p' });
-        return 'ok';
-      } catch (error) {
-        return isDomainError(error) ? error.code : String(error);
-      }
+      const root = await withLinkedDir('.intentlog', kind);
+      return codeOfCall(() => writeLink(root, { project_id: 'p' }));
     },
   },
   {

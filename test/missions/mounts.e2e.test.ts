@@ -7,10 +7,9 @@ import { missions } from '../../src/app/missions-service.js';
 import { canonicalRoot } from '../../src/app/missions-paths.js';
 import { rootHash } from '../../src/app/roots.js';
 import { isDomainError } from '../../src/commands/errors.js';
-import { LEGACY_MOUNT_STREAM } from '../../src/commands/missions/mounts.js';
 import { SYSTEM, type Principal } from '../../src/commands/principal.js';
 import { sha256Hex } from '../../src/events/codec.js';
-import { withMissions, type MissionsWorld } from './harness.js';
+import { appendLegacyMount, withMissions, type MissionsWorld } from './harness.js';
 
 const codeOf = (e: { ok: boolean; error?: { code: string } }) => (e.ok ? 'ok' : e.error!.code);
 const sam: Principal = { kind: 'actor', actor_id: 'sam' };
@@ -96,23 +95,12 @@ describe('mounts on the shared project aggregate', () => {
     withMissions(async (world) => {
       const { app, call, dirs } = world;
       const root = await canonicalRoot(dirs.project);
-      await app.log.appendToStream(
-        LEGACY_MOUNT_STREAM,
-        [
-          {
-            type: 'mission_project.mounted',
-            data: {
-              project_id: 'old',
-              device_id: 'laptop',
-              local_path: root,
-              root_hash: sha256Hex(root),
-              implicit: false,
-              reason: 'bound before the move',
-            },
-          },
-        ],
-        { meta: missions(app).core.meta(SYSTEM) },
-      );
+      await appendLegacyMount(app, {
+        project_id: 'old',
+        local_path: root,
+        root_hash: sha256Hex(root),
+        reason: 'bound before the move',
+      });
       const byId = await call('hai_status', { project_id: 'old' });
       assert.equal(byId.project_id, 'old');
       assert.equal(byId.result!.root, root);

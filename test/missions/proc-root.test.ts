@@ -1,10 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { missions } from '../../src/app/missions-service.js';
-import { LEGACY_MOUNT_STREAM } from '../../src/commands/missions/mounts.js';
-import { SYSTEM } from '../../src/commands/principal.js';
-import { withMissions, type Envelope } from './harness.js';
+import { appendLegacyMount, withMissions, type Envelope } from './harness.js';
 
 const codeOf = (e: Envelope) => (e.ok ? 'ok' : e.error!.code);
 
@@ -47,23 +44,12 @@ describe(
     it('the artifact effect reports a directory it cannot write, and every read goes on', () =>
       withMissions(async ({ app, call, dirs }) => {
         // a mount recorded before roots were checked (the earlier mount table), at /proc/1
-        await app.log.appendToStream(
-          LEGACY_MOUNT_STREAM,
-          [
-            {
-              type: 'mission_project.mounted',
-              data: {
-                project_id: 'old',
-                device_id: 'laptop',
-                local_path: '/proc/1',
-                root_hash: 'x'.repeat(64),
-                implicit: false,
-                reason: 'recorded before roots were checked',
-              },
-            },
-          ],
-          { meta: missions(app).core.meta(SYSTEM) },
-        );
+        await appendLegacyMount(app, {
+          project_id: 'old',
+          local_path: '/proc/1',
+          root_hash: 'x'.repeat(64),
+          reason: 'recorded before roots were checked',
+        });
         const parked = await answers(call('hai_park', { project_id: 'old', text: 'hello' }));
         assert.equal(codeOf(parked), 'ok');
         const health = await answers(call('hai_health', { project_id: 'old' }));
