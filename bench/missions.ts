@@ -2,10 +2,14 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { callerOf } from '../src/app/missions.js';
 import { configureMissions, missions } from '../src/app/missions-service.js';
 import { SYSTEM } from '../src/commands/principal.js';
 import { openIntentlog } from '../src/modules/index.js';
 import { fmt, percentile } from './stats.js';
+
+/** The local user, as `intentlog mcp` without --actor calls */
+const LOCAL = callerOf(SYSTEM);
 
 /**
  * `hai_check_activity` with 16 concurrent leased sessions, on the durable LevelDB store: each
@@ -38,7 +42,7 @@ const main = async () => {
           max_parallel_sessions: SESSIONS,
         },
       },
-      SYSTEM,
+      LOCAL,
     );
     const sessions = await Promise.all(
       Array.from({ length: SESSIONS }, async (_, i) => {
@@ -55,7 +59,7 @@ const main = async () => {
             criterion_ids: ['C1'],
             request_id: `bench-${i}`,
           },
-          SYSTEM,
+          LOCAL,
         );
         return lease.value.session_id;
       }),
@@ -70,7 +74,7 @@ const main = async () => {
           affected_paths: [`src/file-${i % 7}.ts`],
           activity_kind: 'edit',
         },
-        SYSTEM,
+        LOCAL,
       );
     for (const s of sessions) for (let i = 0; i < WARMUP; i++) await check(s, i);
     const latencies: number[] = [];
@@ -86,7 +90,7 @@ const main = async () => {
     );
     const seconds = (performance.now() - started) / 1000;
     const before = service.core.artifactWrites();
-    await service.park(at, { text: 'one inbox item' }, SYSTEM);
+    await service.park(at, { text: 'one inbox item' }, LOCAL);
     const parkWrites = service.core.artifactWrites() - before;
     const report = {
       sessions: SESSIONS,

@@ -15,6 +15,33 @@ import { missionsConfigFromEnv } from './missions-config.js';
 let device: string | undefined;
 let writes = 0;
 
+/** Why a project's artifacts could not be written, as hai_health and the audit tell it. */
+export type ArtifactFailure = { project_id: string; root: string; reason: string; at: string };
+const failures = new Map<string, ArtifactFailure>();
+
+/** The last failure of this process's artifact projection for a project, if it still fails. */
+export const artifactFailure = (projectId: string): ArtifactFailure | undefined =>
+  failures.get(projectId);
+
+const reasonOf = (error: unknown): string =>
+  error instanceof Error
+    ? `${(error as NodeJS.ErrnoException).code ?? error.name}: ${error.message}`
+    : String(error);
+
+/**
+ * A directory the files cannot go to (gone, read-only, a kernel file system, a link out of the
+ * project) is reported, never thrown: the read model has folded and every other project's
+ * files, and every other read model, go on. Told once on stderr per new reason.
+ */
+const report = (project_id: string, root: string, error: unknown) => {
+  const reason = reasonOf(error);
+  if (failures.get(project_id)?.reason !== reason)
+    process.stderr.write(
+      `intentlog: the missions artifacts of ${project_id} were not written to ${root}: ${reason}\n`,
+    );
+  failures.set(project_id, { project_id, root, reason, at: new Date().toISOString() });
+};
+
 export const setArtifactDevice = (deviceId: string): void => {
   device = deviceId;
 };
@@ -44,6 +71,11 @@ export const writeArtifacts = async (keys: readonly string[], models: ModelStore
     const desk = await read.desk(project_id);
     // a directory only mounted (no mission desk yet) gets no files until its first change
     if (desk.project_id === '') continue;
-    writes += (await syncArtifacts(mount.local_path, renderArtifacts(desk))).length;
+    try {
+      writes += (await syncArtifacts(mount.local_path, renderArtifacts(desk))).length;
+      failures.delete(project_id);
+    } catch (error) {
+      report(project_id, mount.local_path, error);
+    }
   }
 };

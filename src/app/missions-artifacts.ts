@@ -1,7 +1,13 @@
-import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Desk, Mission } from '../commands/missions/desk-state.js';
-import { confine } from './missions-paths.js';
+import {
+  ensureProjectDir,
+  existingProjectDir,
+  isProjectFileError,
+  listProjectDir,
+  readProjectFile,
+  removeProjectFile,
+  writeProjectFile,
+} from './project-files.js';
 
 /**
  * The Run Contract artifacts, a file projection of the project's missions stream: rendered from
@@ -134,47 +140,80 @@ export const renderArtifacts = (desk: Desk): Record<string, string> => {
 
 export type ArtifactDrift = { file: string; status: 'missing' | 'edited' | 'stale' };
 
-const readOr = (path: string) => readFile(path, 'utf8').catch(() => undefined);
+const artifactPath = (name: string) => `${ARTIFACT_DIR}/${name}`;
 
-/** Compares the disk with what the log implies; `stale`: a generated file the log no longer has. */
+/**
+ * An artifact as it is on disk: its text, undefined when absent, or `linked` when a link sits in
+ * its place (its target, wherever that is, is never read).
+ */
+const onDisk = async (root: string, name: string): Promise<string | undefined | 'linked'> => {
+  try {
+    return (await readProjectFile(root, artifactPath(name)))?.toString('utf8');
+  } catch (error) {
+    if (isProjectFileError(error) && error.path === artifactPath(name)) return 'linked';
+    throw error;
+  }
+};
+
+/**
+ * Compares the disk with what the log implies; `stale`: a generated file the log no longer has.
+ * A link in an artifact's place differs from the log (`edited`); a linked artifact directory is
+ * refused (ProjectFileError): nothing under it is read.
+ */
 export const artifactDrift = async (
   root: string,
   files: Record<string, string>,
 ): Promise<ArtifactDrift[]> => {
-  const dir = join(root, ARTIFACT_DIR);
   const drift: ArtifactDrift[] = [];
   for (const [name, content] of Object.entries(files)) {
-    const onDisk = await readOr(join(dir, name));
-    if (onDisk === undefined) drift.push({ file: name, status: 'missing' });
-    else if (onDisk !== content) drift.push({ file: name, status: 'edited' });
+    const text = await onDisk(root, name);
+    if (text === undefined) drift.push({ file: name, status: 'missing' });
+    else if (text !== content) drift.push({ file: name, status: 'edited' });
   }
-  for (const name of await readdir(dir).catch(() => [] as string[]))
-    if (!(name in files) && (await readOr(join(dir, name)))?.startsWith(GENERATED))
+  for (const name of await listProjectDir(root, ARTIFACT_DIR)) {
+    if (name in files) continue;
+    const text = await onDisk(root, name).catch(() => undefined);
+    if (typeof text === 'string' && text !== 'linked' && text.startsWith(GENERATED))
       drift.push({ file: name, status: 'stale' });
+  }
   return drift;
 };
 
+/** The artifacts a person sees, read for `hai_read_artifacts`: a link anywhere is refused. */
+export const readArtifactFiles = async (
+  root: string,
+  names: readonly string[],
+): Promise<Record<string, string | undefined>> => {
+  const out: Record<string, string | undefined> = {};
+  for (const name of names)
+    out[name] = (await readProjectFile(root, artifactPath(name)))?.toString('utf8');
+  return out;
+};
+
 /**
- * Brings the artifact directory in line with `files`: writes (temp file + rename) only what
- * differs, removes generated files the log no longer implies. Returns what it changed.
+ * Refuses (ProjectFileError) an artifact directory a link leads out of the project, or a root
+ * that is not the directory it was: a change is refused before it is appended, rather than
+ * recorded with files that can never be written.
+ */
+export const checkArtifactDir = async (root: string): Promise<void> => {
+  await existingProjectDir(root, ARTIFACT_DIR);
+};
+
+/**
+ * Brings the artifact directory in line with `files`: writes (an exclusive temporary, renamed)
+ * only what differs, removes generated files the log no longer implies. Returns what it
+ * changed. The directory is made one component at a time and refused when a link leads out.
  */
 export const syncArtifacts = async (
   root: string,
   files: Record<string, string>,
 ): Promise<ArtifactDrift[]> => {
-  // the directory itself may be a symlink out of the project: refuse to write through it
-  const dir = join(root, (await confine(root, ARTIFACT_DIR)).relative);
   const drift = await artifactDrift(root, files);
   if (drift.length === 0) return drift;
-  await mkdir(dir, { recursive: true });
+  await ensureProjectDir(root, ARTIFACT_DIR);
   for (const { file, status } of drift) {
-    const target = join(dir, file);
-    if (status === 'stale') await rm(target, { force: true });
-    else {
-      const temp = `${target}.${process.pid}.tmp`;
-      await writeFile(temp, files[file]!);
-      await rename(temp, target);
-    }
+    if (status === 'stale') await removeProjectFile(root, artifactPath(file));
+    else await writeProjectFile(root, artifactPath(file), files[file]!);
   }
   return drift;
 };

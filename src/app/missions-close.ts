@@ -1,18 +1,20 @@
-import { stat } from 'node:fs/promises';
 import { missingCriteria, activeMission } from '../commands/missions/decide-mission.js';
 import type { DeskEvent } from '../commands/missions/desk-events.js';
 import type { Desk } from '../commands/missions/desk-state.js';
 import { missionsError } from '../commands/missions/errors.js';
-import type { Principal } from '../commands/principal.js';
 import type { EvidenceItem } from '../events/catalog/missions.js';
-import type { GateArgs, MissionsCore, ProjectRef, Resolved } from './missions.js';
-import { confine } from './missions-paths.js';
+import type { Caller, GateArgs, MissionsCore, ProjectRef, Resolved } from './missions.js';
+import { confine, inProject } from './missions-paths.js';
+import { probeProjectPath } from './project-files.js';
 
 /** Closing a mission: completed against evidence files, or abandoned behind the owner gate. */
 export const closeOps = (core: MissionsCore) => {
   const { run, runGated, resolve } = core;
 
-  /** Evidence paths confined to the project; only files that exist count as verified. */
+  /**
+   * Evidence paths confined to the project; only what exists counts as verified, looked at
+   * through a descriptor held to the root (a link in its place is refused, never followed).
+   */
   const verifyEvidence = async (
     root: string,
     evidence: Record<string, { paths: string[]; note?: string }>,
@@ -23,11 +25,8 @@ export const closeOps = (core: MissionsCore) => {
       const paths: string[] = [];
       for (const p of item.paths) {
         const located = await confine(root, p);
-        const exists = await stat(`${root}/${located.relative}`).then(
-          () => true,
-          () => false,
-        );
-        if (exists) paths.push(located.relative);
+        const found = await inProject(() => probeProjectPath(root, located.relative));
+        if (found !== 'missing') paths.push(located.relative);
         else unverified.push(located.relative);
       }
       verified[id] = { paths, note: item.note ?? null };
@@ -44,9 +43,9 @@ export const closeOps = (core: MissionsCore) => {
       outcome_summary: string;
       evidence?: Record<string, { paths: string[]; note?: string }>;
     },
-    principal: Principal,
+    caller: Caller,
   ) => {
-    const project: Resolved = await resolve(ref, principal);
+    const project: Resolved = await resolve(ref, caller);
     const desk = await core.desk(project.project_id);
     const mission = activeMission(desk, args.mission_id, args.contract_version);
     if (args.closure === 'completed' && project.root === null)
@@ -94,7 +93,7 @@ export const closeOps = (core: MissionsCore) => {
     };
     const out =
       args.closure === 'completed'
-        ? await run(project, { type: 'CloseMission', data: data(null) }, principal, respond)
+        ? await run(project, { type: 'CloseMission', data: data(null) }, caller, respond)
         : await runGated(
             project,
             {
@@ -108,7 +107,7 @@ export const closeOps = (core: MissionsCore) => {
               },
             },
             (gate) => ({ type: 'CloseMission', data: data(gate) }),
-            principal,
+            caller,
             respond,
           );
     return { project, ...out };

@@ -1,22 +1,17 @@
 import { Id } from '../commands/ids.js';
 import { activeLanes, type Desk } from '../commands/missions/desk-state.js';
 import { missionsError } from '../commands/missions/errors.js';
-import type { Principal } from '../commands/principal.js';
 import { sha256Hex } from '../events/codec.js';
 import type { LaneStatus } from '../events/catalog/missions.js';
 import { newId } from '../events/ids.js';
-import type { GateArgs, MissionsCore, ProjectRef } from './missions.js';
+import type { Caller, GateArgs, MissionsCore, ProjectRef } from './missions.js';
 import { ARTIFACT_DIR } from './missions-artifacts.js';
 
 /** The day around missions: lanes, inbox, next steps, checkpoints, intake, stop, mounts. */
 export const dayOps = (core: MissionsCore) => {
   const { run, runGated, resolve, now } = core;
-  const park = async (
-    ref: ProjectRef,
-    args: { text: string; tags?: string[] },
-    principal: Principal,
-  ) => {
-    const project = await resolve(ref, principal);
+  const park = async (ref: ProjectRef, args: { text: string; tags?: string[] }, caller: Caller) => {
+    const project = await resolve(ref, caller);
     const item_id = newId('item');
     const data = {
       project_id: project.project_id,
@@ -25,7 +20,7 @@ export const dayOps = (core: MissionsCore) => {
       text: args.text,
       tags: args.tags ?? [],
     };
-    const out = await run(project, { type: 'Park', data }, principal, (s) => ({
+    const out = await run(project, { type: 'Park', data }, caller, (s) => ({
       item_id,
       inbox_count: s.inbox.length,
       active_lanes_changed: false as const,
@@ -42,12 +37,12 @@ export const dayOps = (core: MissionsCore) => {
       mission_id: string;
       rationale: string;
     },
-    principal: Principal,
+    caller: Caller,
   ) => {
-    const project = await resolve(ref, principal);
+    const project = await resolve(ref, caller);
     const item_id = newId('item');
     const data = { ...args, project_id: project.project_id, now: now(), item_id };
-    const out = await run(project, { type: 'ParkItem', data }, principal, () => ({
+    const out = await run(project, { type: 'ParkItem', data }, caller, () => ({
       item_id,
       execution_right: false as const,
       contract_unchanged: true as const,
@@ -58,16 +53,16 @@ export const dayOps = (core: MissionsCore) => {
   const setFocus = async (
     ref: ProjectRef,
     args: { focus_id: string; label?: string; status?: LaneStatus },
-    principal: Principal,
+    caller: Caller,
   ) => {
-    const project = await resolve(ref, principal);
+    const project = await resolve(ref, caller);
     const data = {
       project_id: project.project_id,
       focus_id: args.focus_id,
       label: args.label ?? null,
       status: args.status ?? 'ACTIVE',
     };
-    const out = await run(project, { type: 'SetFocus', data }, principal, (s: Desk) => ({
+    const out = await run(project, { type: 'SetFocus', data }, caller, (s: Desk) => ({
       focus_id: s.focus_id,
       active_lanes: activeLanes(s),
       lanes: Object.values(s.lanes),
@@ -75,12 +70,12 @@ export const dayOps = (core: MissionsCore) => {
     return { project, ...out };
   };
 
-  const proposeNextStep = async (ref: ProjectRef, content: string, principal: Principal) => {
-    const project = await resolve(ref, principal);
+  const proposeNextStep = async (ref: ProjectRef, content: string, caller: Caller) => {
+    const project = await resolve(ref, caller);
     const out = await run(
       project,
       { type: 'ProposeNextStep', data: { project_id: project.project_id, now: now(), content } },
-      principal,
+      caller,
       (s) => ({
         file: `${ARTIFACT_DIR}/NEXT_STEP.proposed.md`,
         content_hash: s.proposal!.content_hash,
@@ -93,9 +88,9 @@ export const dayOps = (core: MissionsCore) => {
   const acceptNextStep = async (
     ref: ProjectRef,
     args: GateArgs & { content?: string },
-    principal: Principal,
+    caller: Caller,
   ) => {
-    const project = await resolve(ref, principal);
+    const project = await resolve(ref, caller);
     const content = args.content ?? null;
     const change = { content_sha256: content === null ? null : sha256Hex(content) };
     const out = await runGated(
@@ -109,7 +104,7 @@ export const dayOps = (core: MissionsCore) => {
         type: 'AcceptNextStep',
         data: { project_id: project.project_id, now: now(), content, gate },
       }),
-      principal,
+      caller,
       (s) => ({
         file: `${ARTIFACT_DIR}/NEXT_STEP.md`,
         content: s.next_step!.content,
@@ -119,8 +114,8 @@ export const dayOps = (core: MissionsCore) => {
     return { project, ...out };
   };
 
-  const checkpoint = async (ref: ProjectRef, note: string | undefined, principal: Principal) => {
-    const project = await resolve(ref, principal);
+  const checkpoint = async (ref: ProjectRef, note: string | undefined, caller: Caller) => {
+    const project = await resolve(ref, caller);
     const checkpoint_id = newId('checkpoint');
     const out = await run(
       project,
@@ -128,7 +123,7 @@ export const dayOps = (core: MissionsCore) => {
         type: 'Checkpoint',
         data: { project_id: project.project_id, now: now(), checkpoint_id, note: note ?? null },
       },
-      principal,
+      caller,
       (s) => s.checkpoints.at(-1)!,
     );
     return { project, ...out };
@@ -142,14 +137,14 @@ export const dayOps = (core: MissionsCore) => {
       owner_ack: boolean;
       reason: string;
     },
-    principal: Principal,
+    caller: Caller,
   ) => {
     if (!Id.safeParse(args.project_id).success)
       throw missionsError(
         'invalid_args',
         'project_id uses letters, numbers, ".", "_", ":", "/" or "-"',
       );
-    const out = await core.mounts.bind(args, principal);
+    const out = await core.mounts.bind(args, caller);
     const project = { project_id: args.project_id, root: out.root, device_id: args.device_id };
     return {
       project,
@@ -164,13 +159,13 @@ export const dayOps = (core: MissionsCore) => {
     };
   };
 
-  const intake = async (ref: ProjectRef, raw: string, principal: Principal) => {
-    const project = await resolve(ref, principal);
+  const intake = async (ref: ProjectRef, raw: string, caller: Caller) => {
+    const project = await resolve(ref, caller);
     const intake_id = newId('intake');
     const out = await run(
       project,
       { type: 'Intake', data: { project_id: project.project_id, now: now(), intake_id, raw } },
-      principal,
+      caller,
       () => ({ intake_id, actionable: false as const }),
     );
     return { project, ...out };
@@ -179,9 +174,9 @@ export const dayOps = (core: MissionsCore) => {
   const distill = async (
     ref: ProjectRef,
     args: { intake_id: string; decision: string; next_step: string; parklist?: string[] },
-    principal: Principal,
+    caller: Caller,
   ) => {
-    const project = await resolve(ref, principal);
+    const project = await resolve(ref, caller);
     const parklist = args.parklist ?? [];
     const data = {
       project_id: project.project_id,
@@ -192,7 +187,7 @@ export const dayOps = (core: MissionsCore) => {
       parklist,
       item_ids: parklist.map(() => newId('item')),
     };
-    const out = await run(project, { type: 'Distill', data }, principal, () => ({
+    const out = await run(project, { type: 'Distill', data }, caller, () => ({
       intake_id: args.intake_id,
       decision: args.decision,
       next_step: args.next_step,
@@ -210,16 +205,16 @@ export const dayOps = (core: MissionsCore) => {
       agency_gained: string;
       manual_practice?: string[];
     },
-    principal: Principal,
+    caller: Caller,
   ) => {
-    const project = await resolve(ref, principal);
+    const project = await resolve(ref, caller);
     const data = {
       ...args,
       project_id: project.project_id,
       now: now(),
       manual_practice: args.manual_practice ?? [],
     };
-    const out = await run(project, { type: 'Stop', data }, principal, (_s, events) => {
+    const out = await run(project, { type: 'Stop', data }, caller, (_s, events) => {
       const revoked = events.find((e) => e.type === 'lease.revoked');
       return {
         day: args.day,

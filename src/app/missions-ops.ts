@@ -3,10 +3,9 @@ import type { ContractChanges } from '../commands/missions/contract.js';
 import { validLease } from '../commands/missions/decide-lease.js';
 import { liveLeases, type Desk } from '../commands/missions/desk-state.js';
 import { missionsError } from '../commands/missions/errors.js';
-import type { Principal } from '../commands/principal.js';
 import type { ContractBody } from '../events/catalog/missions.js';
 import { newId } from '../events/ids.js';
-import type { GateArgs, MissionsCore, ProjectRef } from './missions.js';
+import type { Caller, GateArgs, MissionsCore, ProjectRef } from './missions.js';
 import { confine, locate } from './missions-paths.js';
 
 /** Missions, leases and activity checks: the gate matrix's mission rows. */
@@ -47,8 +46,8 @@ export const missionOps = (core: MissionsCore) => {
     );
   };
 
-  const openMission = async (input: ContractInput, principal: Principal) => {
-    const project = await resolve(refOfContract(input.constraints), principal);
+  const openMission = async (input: ContractInput, caller: Caller) => {
+    const project = await resolve(refOfContract(input.constraints), caller);
     const c = input.constraints ?? {};
     const contract: ContractBody = {
       objective: input.objective,
@@ -67,7 +66,7 @@ export const missionOps = (core: MissionsCore) => {
     };
     const mission_id = newId('mission');
     const data = { project_id: project.project_id, now: core.now(), mission_id, contract };
-    const out = await run(project, { type: 'OpenMission', data }, principal, (s) =>
+    const out = await run(project, { type: 'OpenMission', data }, caller, (s) =>
       missionView(s, mission_id),
     );
     return { project, ...out };
@@ -89,9 +88,9 @@ export const missionOps = (core: MissionsCore) => {
       device_id?: string;
       harness_id?: string;
     },
-    principal: Principal,
+    caller: Caller,
   ) => {
-    const project = await resolve(ref, principal);
+    const project = await resolve(ref, caller);
     const mounted =
       args.device_id === undefined
         ? null
@@ -111,7 +110,7 @@ export const missionOps = (core: MissionsCore) => {
     const out = await run(
       project,
       { type: 'AuthorizeSession', data },
-      principal,
+      caller,
       (s) => {
         const lease = s.leases[session_id]!;
         const { revoked: _r, ...granted } = lease;
@@ -122,8 +121,8 @@ export const missionOps = (core: MissionsCore) => {
     return { project, ...out };
   };
 
-  const getContract = async (ref: ProjectRef, sessionId: string, principal: Principal) => {
-    const project = await resolve(ref, principal);
+  const getContract = async (ref: ProjectRef, sessionId: string, caller: Caller) => {
+    const project = await resolve(ref, caller);
     const desk = await core.desk(project.project_id);
     const lease = validLease(desk, sessionId, core.now());
     return {
@@ -146,9 +145,9 @@ export const missionOps = (core: MissionsCore) => {
       activity_kind?: string;
       declares_blocker?: boolean;
     },
-    principal: Principal,
+    caller: Caller,
   ) => {
-    const project = await resolve(ref, principal);
+    const project = await resolve(ref, caller);
     const now = core.now();
     const desk = await core.desk(project.project_id);
     const lease = validLease(desk, args.session_id, now);
@@ -180,7 +179,9 @@ export const missionOps = (core: MissionsCore) => {
     };
     const events = decideCheck(command);
     const stream = sessionStream(project.project_id, lease.session_id);
-    const appended = await core.log.appendToStream(stream, events, { meta: core.meta(principal) });
+    const appended = await core.log.appendToStream(stream, events, {
+      meta: core.meta(caller.principal),
+    });
     const { classification, required_action, reasons } = events[0]!.data;
     return {
       project,
@@ -206,9 +207,9 @@ export const missionOps = (core: MissionsCore) => {
       mode?: 'normal' | 'break_glass';
       break_glass_marker?: boolean;
     },
-    principal: Principal,
+    caller: Caller,
   ) => {
-    const project = await resolve(ref, principal);
+    const project = await resolve(ref, caller);
     const changes = args.changes.constraints?.allowed_paths
       ? {
           ...args.changes,
@@ -237,7 +238,7 @@ export const missionOps = (core: MissionsCore) => {
         change: { mission_id: args.mission_id, from_version: args.contract_version, changes },
       },
       (gate) => ({ type: 'Recontract', data: data(gate) }),
-      principal,
+      caller,
       (s, events) => {
         const done = events.find((e) => e.type === 'mission.recontracted');
         const revoked = events.find((e) => e.type === 'lease.revoked');

@@ -1,8 +1,14 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { chmod, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, relative, resolve, isAbsolute } from 'node:path';
 import { missionsError } from '../commands/missions/errors.js';
+import {
+  createProjectFile,
+  listProjectDir,
+  readProjectFile,
+  removeProjectFile,
+} from './project-files.js';
 import {
   CODE_ALPHABET,
   hashOwnerCode,
@@ -35,16 +41,25 @@ const inside = (parent: string, child: string) => {
 const newCode = (): string =>
   Array.from({ length: 8 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
 
-/** Codes not yet expired, newest first: what `intentlog owner code` shows. */
+/** The owner directory as its files are opened: canonical, or undefined when it is absent. */
+const canonicalDir = (ownerDir: string) => realpath(ownerDir).catch(() => undefined);
+
+/**
+ * Codes not yet expired, newest first: what `intentlog owner code` shows. Read through
+ * project-files.ts: a link planted in the directory is not followed (and not shown).
+ */
 export const pendingCodes = async (ownerDir: string, now: string): Promise<PendingCode[]> => {
-  const names = await readdir(ownerDir).catch(() => [] as string[]);
+  const dir = await canonicalDir(ownerDir);
+  if (dir === undefined) return [];
+  const names = (await listProjectDir(dir, '.')).filter((n) => n.endsWith('.json'));
   const codes = await Promise.all(
-    names
-      .filter((n) => n.endsWith('.json'))
-      .map(async (n) => JSON.parse(await readFile(join(ownerDir, n), 'utf8')) as PendingCode),
+    names.map(async (n) => {
+      const bytes = await readProjectFile(dir, n).catch(() => undefined);
+      return bytes && (JSON.parse(bytes.toString('utf8')) as PendingCode);
+    }),
   );
   return codes
-    .filter((c) => c.expires_at > now)
+    .filter((c): c is PendingCode => c !== undefined && c.expires_at > now)
     .sort((a, b) => b.expires_at.localeCompare(a.expires_at));
 };
 
@@ -65,7 +80,7 @@ export const ownerChannel = (ownerDir: string, dataDir: string) => {
       });
     }
   };
-  const file = (challengeId: string) => join(ownerDir, `${challengeId}.json`);
+  const file = (challengeId: string) => `${challengeId}.json`;
   return {
     name: 'file',
     /** A fresh code delivered to the owner; the decider gets only its salted hash. */
@@ -82,10 +97,9 @@ export const ownerChannel = (ownerDir: string, dataDir: string) => {
         ...about,
       };
       try {
-        await writeFile(file(challenge.challenge_id), `${JSON.stringify(pending, null, 2)}\n`, {
-          mode: 0o600,
-          flag: 'wx',
-        });
+        const dir = (await canonicalDir(ownerDir))!;
+        const text = `${JSON.stringify(pending, null, 2)}\n`;
+        await createProjectFile(dir, file(challenge.challenge_id), text, 0o600);
       } catch {
         throw missionsError(
           'owner_channel_unavailable',
@@ -101,7 +115,10 @@ export const ownerChannel = (ownerDir: string, dataDir: string) => {
       };
     },
     /** Removes a delivered code that no challenge uses (or one that is spent). */
-    discard: (challengeId: string) => rm(file(challengeId), { force: true }),
+    async discard(challengeId: string) {
+      const dir = await canonicalDir(ownerDir);
+      if (dir !== undefined) await removeProjectFile(dir, file(challengeId));
+    },
     pending: (now: string) => pendingCodes(ownerDir, now),
   };
 };

@@ -1,6 +1,7 @@
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { missionsError } from '../commands/missions/errors.js';
+import { isProjectFileError, isUnder, onKernelFileSystem } from './project-files.js';
 
 /**
  * Every path the missions surface touches is resolved against the project root and confined to
@@ -11,10 +12,7 @@ import { missionsError } from '../commands/missions/errors.js';
  * on every activity check.
  */
 
-const within = (root: string, path: string): boolean => {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
-};
+const within = isUnder;
 
 /** The real path of `path`, or of its deepest existing ancestor joined with the rest. */
 const realOrAncestor = async (path: string): Promise<string> => {
@@ -35,21 +33,29 @@ const realOrAncestor = async (path: string): Promise<string> => {
   return resolve(await realOrAncestor(parent), relative(parent, path));
 };
 
-/** A project root as the log keys it: absolute, real (symlinks resolved), an existing directory. */
+/**
+ * A project root as the log keys it: absolute, real (symlinks resolved), an existing directory,
+ * not on a kernel file system (/proc, /sys: no project lives there, and no artifact may go there).
+ */
 export const canonicalRoot = async (path: string): Promise<string> => {
   if (!isAbsolute(path))
     throw missionsError('invalid_args', 'project_path must be an absolute path', {
       project_path: path,
     });
+  let real: string;
   try {
-    const real = realpathSync.native(path);
+    real = realpathSync.native(path);
     if (!statSync(real).isDirectory()) throw new Error('not a directory');
-    return real;
   } catch {
     throw missionsError('missing_project', 'project_path is not an existing directory', {
       project_path: path,
     });
   }
+  if (await onKernelFileSystem(real))
+    throw missionsError('invalid_args', 'project_path is on a kernel file system, not a project', {
+      project_path: path,
+    });
+  return real;
 };
 
 export type Confined = { path: string; relative: string; inside_root: boolean };
@@ -75,4 +81,21 @@ export const confine = async (root: string, path: string): Promise<Confined> => 
       root,
     });
   return located;
+};
+
+/**
+ * Runs file work under a project root, a link out of it (project-files.ts) answered in the
+ * contract's words: `path_outside_root`, or `invalid_args` for what is not a file.
+ */
+export const inProject = async <T>(work: () => Promise<T>): Promise<T> => {
+  try {
+    return await work();
+  } catch (error) {
+    if (!isProjectFileError(error)) throw error;
+    throw missionsError(
+      error.reason === 'outside_root' ? 'path_outside_root' : 'invalid_args',
+      error.message,
+      { path: error.path },
+    );
+  }
 };

@@ -1,22 +1,32 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MAX_ACTIVE_LANES } from '../commands/missions/decide-day.js';
 import { activeLanes, liveLeases } from '../commands/missions/desk-state.js';
 import { missionsError } from '../commands/missions/errors.js';
-import type { Principal } from '../commands/principal.js';
-import type { MissionsCore, ProjectRef } from './missions.js';
-import { ARTIFACT_DIR, artifactDrift, renderArtifacts } from './missions-artifacts.js';
+import type { Caller, MissionsCore, ProjectRef } from './missions.js';
+import {
+  ARTIFACT_DIR,
+  artifactDrift,
+  readArtifactFiles,
+  renderArtifacts,
+} from './missions-artifacts.js';
+import { artifactFailure } from './missions-artifact-projection.js';
+import { inProject } from './missions-paths.js';
+
+const failureOf = (projectId: string) => {
+  const failed = artifactFailure(projectId);
+  return failed ? { reason: failed.reason, at: failed.at } : null;
+};
 
 /** The read-only rows: health, status, the next step, the artifacts on disk, recovery advice. */
 export const queryOps = (core: MissionsCore) => {
   const { resolve, now } = core;
-  const at = async (ref: ProjectRef, principal: Principal) => {
-    const project = await resolve(ref, principal);
+  const at = async (ref: ProjectRef, caller: Caller) => {
+    const project = await resolve(ref, caller);
     return { project, desk: await core.view(project.project_id) };
   };
 
-  const status = async (ref: ProjectRef, principal: Principal) => {
-    const { project, desk } = await at(ref, principal);
+  const status = async (ref: ProjectRef, caller: Caller) => {
+    const { project, desk } = await at(ref, caller);
     const mission = desk.active_mission_id ? desk.missions[desk.active_mission_id]! : null;
     const t = now();
     return {
@@ -46,11 +56,10 @@ export const queryOps = (core: MissionsCore) => {
     };
   };
 
-  const health = async (ref: ProjectRef | undefined, principal: Principal) => {
+  const health = async (ref: ProjectRef | undefined, caller: Caller) => {
     const { config } = core;
     const honor = config.gateMode === 'ack_legacy';
-    const project =
-      ref && (ref.project_path || ref.project_id) ? await resolve(ref, principal) : null;
+    const project = ref && (ref.project_path || ref.project_id) ? await resolve(ref, caller) : null;
     return {
       project,
       value: {
@@ -64,14 +73,18 @@ export const queryOps = (core: MissionsCore) => {
             : null,
         },
         device_id: config.deviceId,
-        project: project && { project_id: project.project_id, root: project.root },
+        project: project && {
+          project_id: project.project_id,
+          root: project.root,
+          artifact_failure: failureOf(project.project_id),
+        },
         config_warnings: config.warnings,
       },
     };
   };
 
-  const getNextStep = async (ref: ProjectRef, principal: Principal) => {
-    const { project, desk } = await at(ref, principal);
+  const getNextStep = async (ref: ProjectRef, caller: Caller) => {
+    const { project, desk } = await at(ref, caller);
     return {
       project,
       value: {
@@ -83,39 +96,31 @@ export const queryOps = (core: MissionsCore) => {
   };
 
   /** Reads the files on disk (what a person sees) and says where they drifted from the log. */
-  const readArtifacts = async (ref: ProjectRef, maxChars: number, principal: Principal) => {
-    const { project, desk } = await at(ref, principal);
+  const readArtifacts = async (ref: ProjectRef, maxChars: number, caller: Caller) => {
+    const { project, desk } = await at(ref, caller);
     if (project.root === null)
       throw missionsError('device_mount_required', 'this device has no mount of the project', {
         device_id: project.device_id,
       });
+    const root = project.root;
     const expected = renderArtifacts(desk);
-    const dir = join(project.root, ARTIFACT_DIR);
-    const artifacts = await Promise.all(
-      Object.keys(expected).map(async (name) => {
-        const text = await readFile(join(dir, name), 'utf8').catch(() => null);
-        return {
-          name,
-          present: text !== null,
-          chars: text?.length ?? 0,
-          truncated: (text?.length ?? 0) > maxChars,
-          content: text?.slice(0, maxChars) ?? null,
-        };
-      }),
-    );
-    return {
-      project,
-      value: { directory: dir, artifacts, drift: await artifactDrift(project.root, expected) },
-    };
+    const { texts, drift } = await inProject(async () => ({
+      texts: await readArtifactFiles(root, Object.keys(expected)),
+      drift: await artifactDrift(root, expected),
+    }));
+    const artifacts = Object.entries(texts).map(([name, text]) => ({
+      name,
+      present: text !== undefined,
+      chars: text?.length ?? 0,
+      truncated: (text?.length ?? 0) > maxChars,
+      content: text?.slice(0, maxChars) ?? null,
+    }));
+    return { project, value: { directory: join(root, ARTIFACT_DIR), artifacts, drift } };
   };
 
   /** The smallest next action from a checkpoint and what happened since (advice, no change). */
-  const recover = async (
-    ref: ProjectRef,
-    checkpointId: string | undefined,
-    principal: Principal,
-  ) => {
-    const { project, desk } = await at(ref, principal);
+  const recover = async (ref: ProjectRef, checkpointId: string | undefined, caller: Caller) => {
+    const { project, desk } = await at(ref, caller);
     const cp = checkpointId
       ? desk.checkpoints.find((c) => c.checkpoint_id === checkpointId)
       : desk.checkpoints.at(-1);

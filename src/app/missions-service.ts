@@ -41,30 +41,38 @@ export type MissionsService = ReturnType<typeof missions>;
  */
 export const missionsArtifactAudit = async (
   app: App,
-): Promise<{ project_id: string; root: string; drift: ArtifactDrift[] }[]> => {
+): Promise<{ project_id: string; root: string; drift: ArtifactDrift[]; unreadable?: string }[]> => {
   const { core } = missions(app);
   await app.waitFor(await app.log.head(), [MISSIONS_MODEL]);
   const read = missionsQueries(app.log.models);
   const out = [];
   for (const mount of await read.mountsOn(core.config.deviceId)) {
     const files = renderArtifacts(await read.desk(mount.project_id));
-    const drift = await artifactDrift(mount.local_path, files);
-    out.push({ project_id: mount.project_id, root: mount.local_path, drift });
+    const at = { project_id: mount.project_id, root: mount.local_path };
+    try {
+      out.push({ ...at, drift: await artifactDrift(mount.local_path, files) });
+    } catch (error) {
+      // a directory gone, unreadable or linked out of the project is a finding, not a crash
+      out.push({ ...at, drift: [], unreadable: error instanceof Error ? error.message : 'error' });
+    }
   }
   return out;
 };
 
-/** The same check as `audit verify` findings: one per drifted file. */
+/** The same check as `audit verify` findings: one per drifted file or unreadable directory. */
 export const missionsArtifactFindings = async (app: App): Promise<AuditFinding[]> =>
-  (await missionsArtifactAudit(app)).flatMap(({ project_id, root, drift }) =>
-    drift.map((d) => ({
+  (await missionsArtifactAudit(app)).flatMap(({ project_id, root, drift, unreadable }) => {
+    const finding = (file: string, reason: string) => ({
       check: 'context' as const,
       context: 'missions artifacts',
       project_id,
-      file: join(root, ARTIFACT_DIR, d.file),
-      reason: `${d.status}: ${DRIFT_REASON[d.status]}`,
-    })),
-  );
+      file: join(root, ARTIFACT_DIR, file),
+      reason,
+    });
+    return unreadable !== undefined
+      ? [finding('', `unreadable: ${unreadable}`)]
+      : drift.map((d) => finding(d.file, `${d.status}: ${DRIFT_REASON[d.status]}`));
+  });
 
 const DRIFT_REASON: Record<ArtifactDrift['status'], string> = {
   missing: 'the log implies this file; it is not on disk (rewritten on the next change)',

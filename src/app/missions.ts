@@ -1,4 +1,4 @@
-import { runCommand } from '../commands/handler.js';
+import { runCommand, runMultiStreamCommand, type Idempotency } from '../commands/handler.js';
 import { missionsError } from '../commands/missions/errors.js';
 import { deskDecider, deskStream } from '../commands/missions/desk.js';
 import type { DeskCommand } from '../commands/missions/desk-commands.js';
@@ -14,17 +14,45 @@ import { newId } from '../events/ids.js';
 import type { App } from './app.js';
 import { MISSIONS_MODEL, missionsQueries } from '../projections/missions-desk.js';
 import { artifactWrites } from './missions-artifact-projection.js';
+import { checkArtifactDir } from './missions-artifacts.js';
+import { inProject } from './missions-paths.js';
 import { missionsConfigFromEnv, type MissionsConfig } from './missions-config.js';
 import { ownerChannel } from './missions-owner-channel.js';
-import { missionsMounts, type ProjectRef, type Resolved } from './missions-mounts.js';
+import {
+  missionsMounts,
+  type Caller,
+  type PendingMount,
+  type ProjectRef,
+  type Resolved,
+} from './missions-mounts.js';
+import {
+  decideMount,
+  type MountStates,
+  type MountStreamEvent,
+  type ProjectMounts,
+} from '../commands/missions/mounts.js';
+import type { Project } from '../commands/project/project.js';
+import type { RootHolder } from '../commands/project/root.js';
 
-export type { ProjectRef, Resolved } from './missions-mounts.js';
+export type { Caller, ProjectRef, Resolved } from './missions-mounts.js';
+
+// One fold object for the process: the command path's fold cache is keyed by it.
+const deskFold = {
+  evolve: deskDecider.evolve as (s: Desk | MountStates, e: DeskEvent | MountStreamEvent) => Desk,
+  initialState: deskDecider.initialState as () => Desk | MountStates,
+};
 
 /**
  * The missions context at its edges: which project a call means, the owner channel, the clock,
  * and the artifact files. Deciders stay pure; this is where ids, `now`, random codes and file
  * I/O come from.
  */
+
+/** A caller outside any MCP session (the CLI, benches, tests): no declared roots. */
+export const callerOf = (principal: Principal, roots: readonly string[] = []): Caller => ({
+  principal,
+  clientRoots: async () => roots,
+});
 
 /** The owner-gate arguments a gated tool takes. */
 export type GateArgs = { owner_code?: string; owner_ack?: boolean; reason?: string };
@@ -43,8 +71,9 @@ export const missionsCore = (app: App, config: MissionsConfig) => {
   const desk = async (projectId: string): Promise<Desk> =>
     (await log.aggregateStream(deskStream(projectId), deskDecider)).state;
   const mounts = missionsMounts(app, config.deviceId, meta);
-  const resolve = (ref: ProjectRef, _principal: Principal): Promise<Resolved> =>
-    mounts.resolve(ref);
+  /** The project a call names, decided for its caller; appends nothing. */
+  const resolve = (ref: ProjectRef, caller: Caller): Promise<Resolved> =>
+    mounts.resolve(ref, caller);
 
   /**
    * The desk as the query tools show it: the missions read model, once it has folded the log
@@ -57,35 +86,42 @@ export const missionsCore = (app: App, config: MissionsConfig) => {
 
   /**
    * Runs one desk command; when it wrote, waits for the missions read model to fold it (its
-   * effect writes the artifact files); answers the gate's refusal.
+   * effect writes the artifact files); answers the gate's refusal. A change in a directory not
+   * yet mounted here mounts it (and creates its project) in the same append, only when the
+   * change itself appends: a refused change leaves no project and no mount behind.
    */
   const run = async <R>(
     project: Resolved,
     command: DeskCommand,
-    principal: Principal,
+    caller: Caller,
     respond: (state: Desk, events: DeskEvent[]) => R,
     idempotency?: { key: string; operation: string; args: Record<string, unknown> },
   ) => {
-    const outcome = await runCommand(log, {
-      decider: deskDecider,
-      stream: deskStream(project.project_id),
-      command,
-      meta: meta(principal),
-      ...(idempotency
-        ? {
-            idempotency: {
-              ...idempotency,
-              projectId: project.project_id,
-              callerId: principalId(principal),
-            },
-          }
-        : {}),
-      respond: (state, events) => {
-        // a held gate wrote its own events and answers an error: there is no result to shape
-        const refusal = gateRefusal(state, events);
-        return { refusal, value: refusal ? undefined : respond(state, events), events };
+    const { principal } = caller;
+    const root = project.root;
+    if (root !== null) await inProject(() => checkArtifactDir(root));
+    const answer = (state: Desk, events: DeskEvent[]) => {
+      // a held gate wrote its own events and answers an error: there is no result to shape
+      const refusal = gateRefusal(state, events);
+      return { refusal, value: refusal ? undefined : respond(state, events), events };
+    };
+    const keyed = idempotency && {
+      idempotency: {
+        ...idempotency,
+        projectId: project.project_id,
+        callerId: principalId(principal),
       },
-    });
+    };
+    const outcome = project.mount
+      ? await runMounting(project, project.mount, command, principal, answer, keyed)
+      : await runCommand(log, {
+          decider: deskDecider,
+          stream: deskStream(project.project_id),
+          command,
+          meta: meta(principal),
+          ...keyed,
+          respond: answer,
+        });
     const { refusal, events } = outcome.result;
     if (events?.length) await app.waitFor(outcome.position, [MISSIONS_MODEL]);
     await settleCodes(events ?? []);
@@ -95,6 +131,39 @@ export const missionsCore = (app: App, config: MissionsConfig) => {
       position: outcome.position,
       replayed: outcome.replayed,
     };
+  };
+
+  /** The desk command and the first mount of its directory, decided together. */
+  const runMounting = <A>(
+    project: Resolved,
+    mount: PendingMount,
+    command: DeskCommand,
+    by: Principal,
+    answer: (state: Desk, events: DeskEvent[]) => A,
+    keyed: { idempotency: Idempotency } | undefined,
+  ) => {
+    const bind = { ...mount, project_id: project.project_id, implicit: true, by };
+    return runMultiStreamCommand<Desk | MountStates, DeskEvent | MountStreamEvent, A>(log, {
+      streams: [
+        { name: deskStream(project.project_id), ...deskFold },
+        ...mounts.mountStreams(project.project_id, mount.root_hash),
+      ],
+      decide: ([desk, kernel, holder, mounted]) => {
+        const decided = deskDecider.decide(command, desk!.state as Desk);
+        const events = Array.isArray(decided) ? decided : [decided];
+        if (events.length === 0) return [[], [], [], []];
+        const [bound, claimed, recorded] = decideMount(
+          kernel!.state as Project,
+          holder!.state as RootHolder,
+          mounted!.state as ProjectMounts,
+          { ...bind, owner_ack: false, create: true },
+        );
+        return [events, bound, claimed, recorded];
+      },
+      meta: meta(by),
+      ...keyed,
+      respond: ([desk], [events]) => answer(desk as Desk, events as DeskEvent[]),
+    });
   };
 
   /** A spent or cancelled code is removed from the owner channel. */
@@ -119,7 +188,7 @@ export const missionsCore = (app: App, config: MissionsConfig) => {
     const reason = args.reason ?? null;
     const caller = {
       actor_id: principalId(principal),
-      owner: await mounts.mayOwn(project.project_id, principal),
+      owner: await mounts.mayOwn(project, principal),
     };
     // no code goes to the owner for a caller the gate will refuse anyway
     if (!caller.owner)
@@ -168,7 +237,7 @@ export const missionsCore = (app: App, config: MissionsConfig) => {
     project: Resolved,
     gated: { args: GateArgs; operation: string; change: unknown },
     command: (input: GateInput) => DeskCommand,
-    principal: Principal,
+    caller: Caller,
     respond: (state: Desk, events: DeskEvent[]) => R,
   ) => {
     const { input, discard } = await gate(
@@ -176,10 +245,10 @@ export const missionsCore = (app: App, config: MissionsConfig) => {
       gated.args,
       gated.operation,
       gated.change,
-      principal,
+      caller.principal,
     );
     try {
-      return await run(project, command(input), principal, respond);
+      return await run(project, command(input), caller, respond);
     } finally {
       if (input.mode === 'nonce' && input.owner_code === null) {
         const id = input.fresh.challenge_id;

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { readFile, realpath } from 'node:fs/promises';
 import { extname, isAbsolute, relative, resolve } from 'node:path';
 import { invalidArgument, notFound } from '../commands/errors.js';
 import { runCommand } from '../commands/handler.js';
@@ -11,6 +10,7 @@ import type { DesignKind } from '../events/catalog/storymap.js';
 import { sha256Hex } from '../events/index.js';
 import { RunKeys, STORYMAP_RUNS, type DesignRefView } from '../projections/storymap-runs.js';
 import type { App } from './app.js';
+import { isProjectFileError, readProjectFile } from './project-files.js';
 import { callerOf, metaOf } from './storymap-access.js';
 
 /** The contract's content cap: the first 50,000 characters. */
@@ -135,15 +135,26 @@ const TYPES: Record<string, string> = {
   '.js': 'text/javascript',
 };
 
-/** Reads a repo-path reference under the bound root, never outside it (symlinks included). */
+/**
+ * Reads a repo-path reference under the bound root, never outside it: through a descriptor held
+ * to the root (project-files.ts), so no link, however placed, leads out of it.
+ */
 export const readRepoDesign = async (root: string, path: string): Promise<FetchedDesign> => {
-  const real = await realpath(resolve(root, path)).catch(() => {
+  let bytes: Buffer | undefined;
+  try {
+    bytes = await readProjectFile(root, path);
+  } catch (error) {
+    if (!isProjectFileError(error)) throw error;
+    throw invalidArgument(
+      error.reason === 'outside_root'
+        ? `${path} leads outside the bound repository`
+        : `${path} is not a file of the bound repository`,
+      { url: path },
+    );
+  }
+  if (bytes === undefined)
     throw notFound(`${path} does not exist in the bound repository`, { url: path });
-  });
-  if (relative(root, real).startsWith('..') || isAbsolute(relative(root, real)))
-    throw invalidArgument(`${path} leads outside the bound repository`, { url: path });
-  const bytes = await readFile(real);
-  const ext = extname(real).toLowerCase();
+  const ext = extname(path).toLowerCase();
   const type = TYPES[ext] ?? (IMAGE.test(ext) ? `image/${ext.slice(1)}` : 'text/plain');
   const content =
     type.startsWith('image/') && ext !== '.svg' ? bytes.toString('base64') : bytes.toString('utf8');

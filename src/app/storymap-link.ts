@@ -1,7 +1,8 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, realpath } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { domainError } from '../commands/errors.js';
+import { isProjectFileError, readProjectFile, writeProjectFile } from './project-files.js';
 
 /**
  * The link between a working directory and a story-map project: `.intentlog/config.json` in
@@ -27,13 +28,26 @@ export const workingRoot = (): string => resolve(process.env.INTENTLOG_ROOT || p
 
 const NOT_LINKED = 'not_linked';
 
-const readLink = async (file: string): Promise<LinkConfig | undefined> => {
-  let text: string;
+const LINK_PATH = `${LINK_DIR}/${LINK_FILE}`;
+
+/** The link file of `dir`, read without following a link out of it (project-files.ts). */
+const readLink = async (dir: string, file: string): Promise<LinkConfig | undefined> => {
+  const root = await realpath(dir).catch(() => undefined);
+  if (root === undefined) return undefined;
+  let text: string | undefined;
   try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    return undefined;
+    text = (await readProjectFile(root, LINK_PATH))?.toString('utf8');
+  } catch (error) {
+    if (!isProjectFileError(error)) return undefined;
+    throw domainError(
+      'link_invalid',
+      `${file} is a link or leads out of ${dir}: link the project again`,
+      {
+        file,
+      },
+    );
   }
+  if (text === undefined) return undefined;
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -56,7 +70,7 @@ const readLink = async (file: string): Promise<LinkConfig | undefined> => {
 export const findLink = async (from: string = workingRoot()): Promise<Linked> => {
   for (let dir = resolve(from); ; dir = dirname(dir)) {
     const file = join(dir, LINK_DIR, LINK_FILE);
-    const config = await readLink(file);
+    const config = await readLink(dir, file);
     if (config) return { ...config, root: dir, file };
     if (dirname(dir) === dir) break;
   }
@@ -67,12 +81,19 @@ export const findLink = async (from: string = workingRoot()): Promise<Linked> =>
   );
 };
 
-/** Writes the link into `<root>/.intentlog/config.json` (atomically: a temp file renamed). */
+/**
+ * Writes the link into `<root>/.intentlog/config.json` (atomically: an exclusive temporary
+ * renamed), refused where a link would lead the write out of the root.
+ */
 export const writeLink = async (root: string, config: LinkConfig): Promise<string> => {
   const file = join(resolve(root), LINK_DIR, LINK_FILE);
-  await mkdir(dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify(config, null, 2)}\n`, 'utf8');
-  await rename(temp, file);
+  // the directory linked is the caller's own choice (the CLI's working directory): made if new
+  await mkdir(resolve(root), { recursive: true });
+  try {
+    await writeProjectFile(await realpath(root), LINK_PATH, `${JSON.stringify(config, null, 2)}\n`);
+  } catch (error) {
+    if (!isProjectFileError(error)) throw error;
+    throw domainError('link_invalid', `${file}: ${error.message}; nothing was written`, { file });
+  }
   return file;
 };

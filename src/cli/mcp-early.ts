@@ -4,7 +4,7 @@ import { lightFlags } from './light-flags.js';
 export { releaseEarlyStdio };
 
 /** `intentlog mcp`'s options, each with a value (commands/mcp.ts declares them for commander). */
-const VALUED = new Set(['--data-dir', '--store', '--surface', '--actor']);
+const VALUED = new Set(['--data-dir', '--store', '--surface', '--actor', '--project-root']);
 
 /**
  * `--surface` of an `intentlog mcp` line, read without commander: `{ spec }` (undefined when not

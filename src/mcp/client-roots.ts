@@ -1,4 +1,5 @@
-import type { CallInfo } from './tool.js';
+import { canonicalClientRoots } from '../app/project-roots.js';
+import type { CallInfo, ToolContext } from './tool.js';
 
 /** How long a client gets to answer `roots/list` before it counts as offering none. */
 export const ROOTS_WAIT_MS = 2_000;
@@ -21,4 +22,17 @@ export const clientRoots = async (
   } finally {
     clearTimeout(timer);
   }
+};
+
+/**
+ * The roots the call's session declared, as canonical local directories; asked once per call,
+ * and only when needed. Stateless HTTP has no session to ask: none.
+ */
+export const sessionRoots = (ctx: ToolContext): (() => Promise<readonly string[]>) => {
+  let asked: Promise<readonly string[]> | undefined;
+  const ask = async () =>
+    ctx.call.sessionId === undefined
+      ? []
+      : canonicalClientRoots((await clientRoots(ctx.call)).map((r) => r.uri));
+  return () => (asked ??= ask());
 };

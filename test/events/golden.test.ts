@@ -32,4 +32,22 @@ describe('golden fixtures of old event versions', () => {
   it('rejects data that matches no version of its schema', () => {
     assert.throws(() => catalog.upcast('project.created', 1, { name: 3 }), /does not match/);
   });
+
+  it('reads actor.registered v2 (a missions owner) as v3, and only v3 knows the member role', () => {
+    const record = golden('actor.registered.v2.msgpack');
+    assert.equal(record.schema_version, 2);
+    const event = toLogEvent(record, catalog, () => undefined);
+    assert.equal(event.schema_version, 3);
+    assert.deepEqual(event.data, {
+      project_id: 'golden',
+      actor_id: 'sam',
+      surface: 'missions',
+      role: 'owner',
+      display_name: null,
+      registered_by: 'sam',
+    });
+    const member = { ...(event.data as Record<string, unknown>), role: 'member' };
+    assert.throws(() => catalog.validateVersion('actor.registered', 2, member), /does not match/);
+    assert.deepEqual(catalog.validate('actor.registered', member), member);
+  });
 });

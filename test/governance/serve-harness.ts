@@ -28,15 +28,25 @@ export type Envelope = {
   error?: { code: string; message: string; details: Record<string, unknown> };
 };
 
-/** Starts `intentlog serve --surface <surface>` on a free port and waits for its URL. */
-export const startServer = (dataDir: string, surface = 'governance'): Promise<Server> =>
+/**
+ * Starts `intentlog serve --surface governance` (or `options.args`' surfaces and flags) on a free
+ * port and waits for its URL.
+ */
+export const startServer = (
+  dataDir: string,
+  options: { args?: string[]; env?: NodeJS.ProcessEnv } = {},
+): Promise<Server> =>
   new Promise((resolve, reject) => {
     const args = ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0'];
-    const proc = spawn(process.execPath, [...args, '--surface', surface, '--data-dir', dataDir], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, INTENTLOG_STORE: '' },
-    });
+    const proc = spawn(
+      process.execPath,
+      [...args, ...(options.args ?? ['--surface', 'governance']), '--data-dir', dataDir],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, INTENTLOG_STORE: '', ...options.env },
+      },
+    );
     let out = '';
     let err = '';
     const exited = new Promise<void>((done) => proc.on('close', () => done()));

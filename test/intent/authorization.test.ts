@@ -118,7 +118,7 @@ describe('intent authorization: two actors and SYSTEM over HTTP with tokens', ()
     root = await mkdtemp(join(tmpdir(), 'intentlog-intent-root-'));
     await new Promise<void>((ready, fail) => {
       finished = withDataDir(principals, async (dir, tokens) => {
-        server = await startServer(dir, 'intent');
+        server = await startServer(dir, { args: ['--surface', 'intent'] });
         try {
           for (const who of Object.keys(principals) as Who[])
             clients[who] = await connectAs(server.url, tokens[who]!);

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import type { App } from '../../src/app/app.js';
-import { configureMissions } from '../../src/app/missions-service.js';
+import { configureMissions, missions } from '../../src/app/missions-service.js';
+import { LEGACY_MOUNT_STREAM } from '../../src/commands/missions/mounts.js';
+import { SYSTEM } from '../../src/commands/principal.js';
 import { pendingCodes } from '../../src/app/missions-owner-channel.js';
 import { resolveSurfaces } from '../../src/mcp/surfaces/index.js';
 import { modules, openIntentlog, surfacesOf } from '../../src/modules/index.js';
@@ -86,6 +88,17 @@ export const withMissions = async <T>(
     if (!options.root) await rm(root, { recursive: true, force: true });
   }
 };
+
+/** A mount recorded in the earlier mount table (before mounts moved onto the project aggregate). */
+export const appendLegacyMount = (
+  app: App,
+  mount: { project_id: string; local_path: string; root_hash: string; reason: string },
+) =>
+  app.log.appendToStream(
+    LEGACY_MOUNT_STREAM,
+    [{ type: 'mission_project.mounted', data: { ...mount, device_id: 'laptop', implicit: false } }],
+    { meta: missions(app).core.meta(SYSTEM) },
+  );
 
 export const contractArgs = (project: string, extra: Record<string, unknown> = {}) => ({
   objective: 'Ship the CSV export of the weekly report',

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { callerOf } from '../../src/app/missions.js';
 import { missions } from '../../src/app/missions-service.js';
 import { SYSTEM } from '../../src/commands/principal.js';
 import { contractArgs, withMissions, type Envelope } from './harness.js';
@@ -29,7 +30,9 @@ describe('session leases under contention', () => {
       assert.equal(codeOf(await call('hai_authorize_session', { ...at, ...lease(id, 0) })), 'ok');
       const service = missions(app);
       const racers = await Promise.allSettled(
-        Array.from({ length: 8 }, (_, i) => service.authorizeSession(at, lease(id, i + 1), SYSTEM)),
+        Array.from({ length: 8 }, (_, i) =>
+          service.authorizeSession(at, lease(id, i + 1), callerOf(SYSTEM)),
+        ),
       );
       const won = racers.filter((r) => r.status === 'fulfilled');
       const lost = racers.flatMap((r) =>

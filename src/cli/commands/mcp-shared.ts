@@ -13,6 +13,16 @@ export const surfaceOption = (): Option =>
     .env('INTENTLOG_SURFACE')
     .default(DEFAULT_SURFACES);
 
+/**
+ * `--project-root DIR` (repeatable), shared by `mcp` and `serve`: directories under which an
+ * actor may name a project directory (docs/missions.md, "Project directories").
+ */
+export const projectRootOption = (): Option =>
+  new Option(
+    '--project-root <dir>',
+    'let actors name project directories under this one (repeatable; the local user names any)',
+  ).argParser((value: string, previous: string[] = []) => [...previous, value]);
+
 /** Resolves on the first SIGTERM or SIGINT: the signal to stop serving. */
 export const stopSignal = (): Promise<NodeJS.Signals> =>
   new Promise((resolve) => {

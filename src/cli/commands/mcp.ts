@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { allowProjectRoots } from '../../app/project-roots.js';
 import { SYSTEM, type Principal } from '../../commands/principal.js';
 import { stderrLogger } from '../../mcp/logger.js';
 import { serveOverStdio } from '../../mcp/stdio.js';
@@ -6,9 +7,9 @@ import { resolveSurfaces } from '../../mcp/surfaces/index.js';
 import { registry } from '../registry.js';
 import { guardProcess } from '../guard.js';
 import { action, appCommand, cliId, openFor, type AppFlags } from '../options.js';
-import { stopSignal, surfaceOption } from './mcp-shared.js';
+import { projectRootOption, stopSignal, surfaceOption } from './mcp-shared.js';
 
-type McpFlags = AppFlags & { surface: string; actor?: string };
+type McpFlags = AppFlags & { surface: string; actor?: string; projectRoot?: string[] };
 
 const principalOf = (actor: string | undefined): Principal => {
   if (actor === undefined || actor === '') return SYSTEM;
@@ -22,6 +23,7 @@ const principalOf = (actor: string | undefined): Principal => {
 export const mcpCommand = (): Command =>
   appCommand('mcp', 'serve MCP over stdio (the client starts this process)')
     .addOption(surfaceOption())
+    .addOption(projectRootOption())
     .addOption(
       new Option('--actor <id>', 'act as this actor (default: the local SYSTEM principal)').env(
         'INTENTLOG_ACTOR',
@@ -36,7 +38,10 @@ export const mcpCommand = (): Command =>
         // The store opens and the read models catch up while the client initializes and lists
         // tools; a call waits for it (server.ts). A store that cannot open ends the process.
         const opening = openFor(flags);
-        const app = opening.then((opened) => opened.app);
+        const app = opening.then(async ({ app: opened }) => {
+          await allowProjectRoots(opened, flags.projectRoot ?? []);
+          return opened;
+        });
         const failed = app.then(() => new Promise<never>(() => undefined));
         const connection = serveOverStdio({ app, selection, principal, log });
         void app.then(

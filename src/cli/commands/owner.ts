@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { defaultOwnerDir, pendingCodes } from '../../app/missions-owner-channel.js';
-import { action, out } from '../options.js';
+import { SYSTEM } from '../../commands/principal.js';
+import { action, appCommand, cliId, out, withApp, type AppFlags } from '../options.js';
 
 /**
  * `intentlog owner code`: shows the person at the keyboard the pending one-time codes of the
@@ -36,5 +37,35 @@ export const ownerCommand = (): Command => {
           );
       }),
     );
+  owner.addCommand(
+    appCommand(
+      'grant',
+      'give an actor a missions role in a project: member (works on its missions) or owner (also passes the owner gate)',
+    )
+      .argument('<project_id>', 'the project')
+      .argument('<actor_id>', 'the actor (its bearer token, or `mcp --actor`)')
+      .addOption(
+        new Option('--role <role>', 'the missions role')
+          .choices(['member', 'owner'])
+          .default('member'),
+      )
+      .action(
+        action(async (project_id: string, actor_id: string, flags: AppFlags & { role: string }) =>
+          withApp(flags, async (app) => {
+            // the person at the keyboard is the local SYSTEM principal
+            await app.projects.registerActor(
+              {
+                project_id,
+                actor_id: cliId('an actor id', actor_id),
+                role: flags.role,
+                surface: 'missions',
+              },
+              { principal: SYSTEM },
+            );
+            await out(`${actor_id} is a missions ${flags.role} of ${project_id}\n`);
+          }),
+        ),
+      ),
+  );
   return owner;
 };

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Option, type Command } from 'commander';
 import type { App } from '../../app/app.js';
+import { allowProjectRoots } from '../../app/project-roots.js';
 import { connectInfo } from '../../mcp/connect-info.js';
 import { stderrLogger } from '../../mcp/logger.js';
 import { packageVersion } from '../../mcp/server.js';
@@ -22,7 +23,7 @@ import { registry } from '../registry.js';
 import { guardProcess } from '../guard.js';
 import { webBase } from './open.js';
 import { action, appCommand, out, withApp, type AppFlags } from '../options.js';
-import { stopSignal, surfaceOption } from './mcp-shared.js';
+import { projectRootOption, stopSignal, surfaceOption } from './mcp-shared.js';
 
 type ServeFlags = AppFlags & {
   host: string;
@@ -33,6 +34,7 @@ type ServeFlags = AppFlags & {
   corsOrigin?: string[];
   maxBody: number;
   requireAuth?: boolean;
+  projectRoot?: string[];
 };
 
 const integer = (min: number, max: number) => (value: string) => {
@@ -81,6 +83,7 @@ export const serveCommand = (): Command =>
         .default(DEFAULT_PORT),
     )
     .addOption(surfaceOption())
+    .addOption(projectRootOption())
     .option('--stateful', 'sessions (Mcp-Session-Id) instead of stateless JSON responses')
     .option(
       '--require-auth',
@@ -106,6 +109,7 @@ export const serveCommand = (): Command =>
         const log = stderrLogger('intentlog-serve');
         guardProcess(log);
         await withApp(flags, async (app) => {
+          await allowProjectRoots(app, flags.projectRoot ?? []);
           const web = webView({ app, pages: registry().pages ?? [], modules: registry().modules });
           const listening = await serveOverHttp({
             routes: web.routes,

@@ -8,6 +8,7 @@ import {
   claimRoot,
   evolveRootHolder,
   initialRootHolder,
+  releaseRoot,
   type RootEvent,
   type RootHolder,
 } from '../project/root.js';
@@ -86,6 +87,21 @@ export const isMissionsOwner = (project: Project, by: Principal): boolean => {
   return role === 'SYSTEM' || role === 'owner';
 };
 
+/** Whether the caller acts on the project's missions: SYSTEM or any missions role. */
+export const isMissionsMember = (project: Project, by: Principal): boolean =>
+  roleOf(project, by, 'missions') !== undefined;
+
+/**
+ * The one answer for a project the caller may not see: the same for a project that does not
+ * exist and one whose members do not include the caller, so it tells nothing of another's.
+ */
+export const notYourProject = (named: Record<string, unknown>) =>
+  missionsError(
+    'missing_project',
+    'no such project for you: bind it with hai_bind_project, or ask its owner to add you',
+    named,
+  );
+
 export const ownerRoleRequired = (project: Project, by: Principal) =>
   missionsError(
     'owner_role_required',
@@ -103,40 +119,104 @@ export const requireBindAck = (owner_ack: boolean, reason: string): void => {
     );
 };
 
-export type BindMount = Mount & { owner_ack: boolean; reason: string; by: Principal };
+export type BindMount = Mount & {
+  owner_ack: boolean;
+  reason: string;
+  by: Principal;
+  /** a project that does not exist yet is created, the caller (an actor) its missions owner */
+  create?: boolean;
+};
+
+/** The project a mount creates: the creating actor is its missions owner; SYSTEM takes no role. */
+const created = (project: Project, cmd: BindMount): [ProjectEvent[], Project] => {
+  const { project_id, by } = cmd;
+  const decided = projectDecider.decide(
+    {
+      type: 'CreateProject',
+      data: {
+        project_id,
+        name: isImplicitProject(project_id) ? 'directory project' : project_id,
+        description: null,
+        by,
+        ...(by.kind === 'actor' ? { owner: { surface: 'missions', role: 'owner' } } : {}),
+      },
+    },
+    project,
+  );
+  const events = Array.isArray(decided) ? decided : [decided];
+  return [events, events.reduce(projectDecider.evolve, project)];
+};
 
 /**
  * Decides a mount over the three streams it touches: the project (`root.bound`), the root
- * (`root.claimed`) and the project's mounts. An explicit bind is owner-gated twice: owner_ack
- * with a reason, and the caller must be SYSTEM or hold the missions `owner` role. A root held
- * by another project is refused here; the service releases an implicit holder first.
+ * (`root.claimed`) and the project's mounts, creating the project first when `create` says so
+ * (in the same atomic append: a refused mount creates nothing). An explicit bind is owner-gated
+ * twice: owner_ack with a reason, and the caller must be SYSTEM or hold the missions `owner`
+ * role; an implicit one (first use by path) needs a missions member. A root held by another
+ * project is refused unless `heldBy` says the caller may take it from its implicit holder.
  */
 export const decideMount = (
   project: Project,
   holder: RootHolder,
   mounts: ProjectMounts,
   cmd: BindMount,
-): [ProjectEvent[], RootEvent[], MountEvent[]] => {
-  const { by, owner_ack, ...data } = cmd;
+  heldBy?: Project,
+): [ProjectEvent[], RootEvent[], MountEvent[], ProjectEvent[]] => {
+  const { by, owner_ack, create, ...data } = cmd;
   if (!data.implicit) requireBindAck(owner_ack, data.reason);
-  if (!project.exists)
+  const [creation, current] = !project.exists && create ? created(project, cmd) : [[], project];
+  if (!current.exists)
     throw missionsError('missing_project', 'no such project', { project_id: data.project_id });
-  if (!data.implicit && !isMissionsOwner(project, by)) throw ownerRoleRequired(project, by);
-  if (holder.project_id !== null && holder.project_id !== data.project_id)
-    throw missionsError('invalid_args', 'this directory is already the root of another project', {
-      bound_to: { project_id: holder.project_id, device_id: holder.device },
-    });
+  if (!data.implicit && !isMissionsOwner(current, by)) throw ownerRoleRequired(current, by);
+  if (data.implicit && !isMissionsMember(current, by))
+    throw notYourProject({ project_path: data.local_path });
+  const [released, releasedFrom, free] = release(holder, data, by, heldBy);
   const binding = { root_hash: data.root_hash, device: data.device_id };
-  const bound = projectDecider.decide({ type: 'BindRoot', data: { ...binding, by } }, project);
-  const claimed = claimRoot(holder, { ...binding, project_id: data.project_id });
-  const current = mounts[data.device_id];
+  const bound = projectDecider.decide({ type: 'BindRoot', data: { ...binding, by } }, current);
+  const claimed = claimRoot(free, { ...binding, project_id: data.project_id });
+  const mounted = mounts[data.device_id];
   const same =
-    current?.local_path === data.local_path &&
-    current.root_hash === data.root_hash &&
+    mounted?.local_path === data.local_path &&
+    mounted.root_hash === data.root_hash &&
     // an explicit bind upgrades an implicit mount; an implicit use never downgrades one
-    (!current.implicit || data.implicit);
-  const mounted: MountEvent[] = same ? [] : [{ type: 'mission_project.mounted', data }];
-  return [Array.isArray(bound) ? bound : [bound], claimed, mounted];
+    (!mounted.implicit || data.implicit);
+  const mount: MountEvent[] = same ? [] : [{ type: 'mission_project.mounted', data }];
+  return [
+    [...creation, ...(Array.isArray(bound) ? bound : [bound])],
+    [...released, ...claimed],
+    mount,
+    releasedFrom,
+  ];
+};
+
+/**
+ * Lets go of a root another project holds when the caller may take it: the holder is a project
+ * known only by its directory (`dir-…`) and the caller owns it (SYSTEM does). Else refused.
+ */
+const release = (
+  holder: RootHolder,
+  data: Mount,
+  by: Principal,
+  heldBy: Project | undefined,
+): [RootEvent[], ProjectEvent[], RootHolder] => {
+  if (holder.project_id === null || holder.project_id === data.project_id) return [[], [], holder];
+  const held = heldBy?.project_id === holder.project_id ? heldBy : undefined;
+  if (!held || !isImplicitProject(held.project_id) || !isMissionsOwner(held, by)) {
+    // who holds it is told only to whoever may see that project
+    const visible = by.kind === 'system' || (held !== undefined && isMissionsMember(held, by));
+    throw missionsError('invalid_args', 'this directory is already the root of another project', {
+      bound_to: visible ? { project_id: holder.project_id, device_id: holder.device } : null,
+    });
+  }
+  const unbound = projectDecider.decide(
+    { type: 'UnbindRoot', data: { root_hash: data.root_hash, by } },
+    held,
+  );
+  return [
+    releaseRoot(holder, data.root_hash),
+    Array.isArray(unbound) ? unbound : [unbound],
+    initialRootHolder(),
+  ];
 };
 
 /** The folds of the three streams, typed as one union for the multi-stream command. */

@@ -16,12 +16,13 @@ export type Role = z.infer<typeof Role>;
 /**
  * The roles a member may hold in a project, per surface: one project, one roster, and each
  * contract's own role model (governance's PO…REVIEWER, the story map's owner…viewer, the
- * missions owner). A member holds at most one role per surface.
+ * missions owner and member). A member holds at most one role per surface.
  */
 export const SurfaceRoles = {
   governance: Role,
   storymap: z.enum(['owner', 'editor', 'commenter', 'viewer']),
-  missions: z.enum(['owner']),
+  // `member` (actor.registered v3): works on the project's missions, passes no owner gate
+  missions: z.enum(['owner', 'member']),
 } as const;
 export type RoleSurface = keyof typeof SurfaceRoles;
 export const RoleSurface = z.enum(Object.keys(SurfaceRoles) as [RoleSurface, ...RoleSurface[]]);
@@ -43,36 +44,43 @@ export const ProjectCreated = addVersion(
   z.object({ project_id: z.string(), name: z.string(), description: z.string().nullable() }),
   (v1) => ({ ...v1, description: null }),
 );
-/** actor.registered v2 for one surface: its role is one of that surface's roles. */
-function roleGrant<S extends RoleSurface>(surface: S) {
+/** actor.registered v2+ for one surface: its role is one of that surface's roles. */
+function roleGrant<S extends RoleSurface, R extends z.ZodType>(surface: S, role: R) {
   return z.object({
     project_id: z.string(),
     actor_id: z.string(),
     surface: z.literal(surface),
-    role: SurfaceRoles[surface],
+    role,
     display_name: z.string().nullable(),
     registered_by: z.string(),
   });
 }
+const grantsOf = <M extends z.ZodType>(missions: M) =>
+  z.discriminatedUnion('surface', [
+    roleGrant('governance', SurfaceRoles.governance),
+    roleGrant('storymap', SurfaceRoles.storymap),
+    roleGrant('missions', missions),
+  ]);
 
 // v1 (governance was the only surface) had no `surface`: its roles were governance roles.
+// v3 adds the missions `member` role; a v2 grant is a v3 grant as it stands.
 export const ActorRegistered = addVersion(
-  defineEvent(
-    'actor.registered',
-    z.object({
-      project_id: z.string(),
-      actor_id: z.string(),
-      role: Role,
-      display_name: z.string().nullable(),
-      registered_by: z.string(),
-    }),
+  addVersion(
+    defineEvent(
+      'actor.registered',
+      z.object({
+        project_id: z.string(),
+        actor_id: z.string(),
+        role: Role,
+        display_name: z.string().nullable(),
+        registered_by: z.string(),
+      }),
+    ),
+    grantsOf(z.enum(['owner'])),
+    (v1) => ({ ...v1, surface: 'governance' as const }),
   ),
-  z.discriminatedUnion('surface', [
-    roleGrant('governance'),
-    roleGrant('storymap'),
-    roleGrant('missions'),
-  ]),
-  (v1) => ({ ...v1, surface: 'governance' as const }),
+  grantsOf(SurfaceRoles.missions),
+  (v2) => v2,
 );
 export const RootBound = defineEvent(
   'root.bound',

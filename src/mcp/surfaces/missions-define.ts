@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { Id } from '../../commands/ids.js';
-import type { Principal } from '../../commands/principal.js';
+import type { Caller } from '../../app/missions.js';
 import { missions, type MissionsService } from '../../app/missions-service.js';
+import { sessionRoots } from '../client-roots.js';
 import { Annotations, defineTool, type AnyTool, type ToolAnnotations } from '../tool.js';
 
 /**
@@ -73,7 +74,7 @@ export const missionTool = <A extends z.ZodRawShape, O extends z.ZodType>(spec: 
   run: (
     service: MissionsService,
     args: z.output<z.ZodObject<A>>,
-    who: Principal,
+    who: Caller,
   ) => Promise<Outcome<z.input<O>>>;
   summary: (result: z.input<O>) => string;
 }): AnyTool =>
@@ -85,8 +86,9 @@ export const missionTool = <A extends z.ZodRawShape, O extends z.ZodType>(spec: 
     output: spec.output,
     annotations: annotations[spec.kind],
     tier: spec.tier ?? 'all',
-    async run(args, { app, principal }) {
-      const out = await spec.run(missions(app), args as z.output<z.ZodObject<A>>, principal);
+    async run(args, ctx) {
+      const who = { principal: ctx.principal, clientRoots: sessionRoots(ctx) };
+      const out = await spec.run(missions(ctx.app), args as z.output<z.ZodObject<A>>, who);
       return {
         result: out.value,
         project_id: out.project?.project_id ?? null,

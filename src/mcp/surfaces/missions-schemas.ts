@@ -153,7 +153,16 @@ export const Health = z.object({
     warning: z.string().nullable(),
   }),
   device_id: z.string(),
-  project: z.object({ project_id: z.string(), root: z.string().nullable() }).nullable(),
+  project: z
+    .object({
+      project_id: z.string(),
+      root: z.string().nullable(),
+      artifact_failure: z
+        .object({ reason: z.string(), at: z.string() })
+        .nullable()
+        .describe('why this server last failed to write the project’s artifact files, if it does'),
+    })
+    .nullable(),
   config_warnings: z.array(z.string()),
 });
 
