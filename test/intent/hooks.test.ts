@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { openApp } from '../../src/app/app.js';
 import { runHook } from '../../src/app/intent-hooks.js';
-import { filesHolding } from '../../src/app/intent-io.js';
+import { filesHolding } from '../../src/events/level/level-scan.js';
 import { askWriter } from '../../src/cli/hook-writer.js';
 import { writerSocketPath } from '../../src/events/open-log.js';
 import { intentlogArgs } from '../support/intentlog-bin.js';
