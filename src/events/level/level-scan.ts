@@ -21,7 +21,10 @@ export const filesUnder = async (dataDir: string): Promise<string[]> => {
         const path = join(dir, e.name);
         if (e.isDirectory()) return walk(path);
         if (!e.isFile() || e.name === 'LOCK') return [];
-        const same = await lstat(path).then((s) => identity(s) === lock, () => true);
+        const same = await lstat(path).then(
+          (s) => identity(s) === lock,
+          () => true,
+        );
         return same ? [] : [path];
       }),
     );
