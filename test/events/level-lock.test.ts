@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -86,6 +86,22 @@ describe("the store's lock is never touched (issue 28)", () => {
       } finally {
         holder.proc.stdin!.end();
         await holder.exit;
+      }
+    }));
+
+  it('a copy of a data dir locks its own store, not the one it was copied from', () =>
+    withDataDir(async (dir) => {
+      const original = join(dir, 'a');
+      await mkdir(original);
+      await (await openClassicLevel(join(original, 'log'))).close();
+      // Node's fs.cp makes the copied link absolute: to the original's LOCK
+      await cp(original, join(dir, 'b'), { recursive: true });
+      const copy = await openClassicLevel(join(dir, 'b', 'log'));
+      try {
+        assert.equal(await otherProcessOpens(join(original, 'log')), 'held');
+        assert.equal(await otherProcessOpens(join(dir, 'b', 'log')), 'locked');
+      } finally {
+        await copy.close();
       }
     }));
 });

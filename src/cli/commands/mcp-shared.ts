@@ -12,15 +12,3 @@ export const surfaceOption = (): Option =>
   )
     .env('INTENTLOG_SURFACE')
     .default(DEFAULT_SURFACES);
-
-/** Resolves on the first SIGTERM or SIGINT: the signal to stop serving. */
-export const stopSignal = (): Promise<NodeJS.Signals> =>
-  new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      resolve(signal);
-    };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-  });

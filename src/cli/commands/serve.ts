@@ -22,7 +22,8 @@ import { registry } from '../registry.js';
 import { guardProcess } from '../guard.js';
 import { webBase } from './open.js';
 import { action, appCommand, out, withApp, type AppFlags } from '../options.js';
-import { stopSignal, surfaceOption } from './mcp-shared.js';
+import { stopSignal } from '../stop-signal.js';
+import { surfaceOption } from './mcp-shared.js';
 
 type ServeFlags = AppFlags & {
   host: string;

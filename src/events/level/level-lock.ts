@@ -1,4 +1,4 @@
-import { mkdir, readlink, symlink } from 'node:fs/promises';
+import { mkdir, readlink, rm, symlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ClassicLevel } from 'classic-level';
 
@@ -37,15 +37,27 @@ const lockedError = (location: string): Error =>
     code: 'LEVEL_LOCKED',
   });
 
-/** `.<name>.lock/LOCK` → `../<name>/LOCK`; anything else there would be a lock of its own. */
+/**
+ * `.<name>.lock/LOCK` → `../<name>/LOCK`. Anything else there would be a lock of its own: a copy
+ * of the data dir may hold a link made absolute (to the original's LOCK: Node's fs.cp does
+ * that) or a plain file (a copy that followed links). It is replaced: nothing but this function
+ * makes it, and every opener runs it before taking the lock.
+ */
 const linkLock = async (dir: string, location: string): Promise<void> => {
   const target = join('..', basename(location), 'LOCK');
   const link = join(dir, 'LOCK');
-  await symlink(target, link).catch(async (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EEXIST') throw error;
-    if ((await readlink(link).catch(() => undefined)) !== target)
-      throw new Error(`${link} must be a symbolic link to ${target}: remove it and retry`);
-  });
+  const linked = () =>
+    readlink(link).then(
+      (found) => found === target,
+      () => false,
+    );
+  const make = () =>
+    symlink(target, link).catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST' || !(await linked())) throw error;
+    });
+  if (await linked()) return;
+  await rm(link, { force: true });
+  await make();
 };
 
 const NOT_EXCLUSIVE: StoreLock = { exclusive: false, release: async () => undefined };
