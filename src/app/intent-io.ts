@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
 import {
   GRAPH_FORMAT,
   GRAPH_VERSION,
@@ -10,7 +8,7 @@ import {
 import { intentError } from '../commands/intent/errors.js';
 import { claimSubject } from '../events/catalog/intent.js';
 import type { EventLog } from '../events/index.js';
-import { levelFileContents } from '../events/level/level-contents.js';
+import { filesHolding } from '../events/level/level-scan.js';
 import type { ClaimView } from '../projections/intent-snapshot-view.js';
 import type { IntentCall } from './intent.js';
 import type { IntentReads, TaskView } from './intent-reads.js';
@@ -30,31 +28,6 @@ export const toGraph = (view: TaskView, exportedAt: string): IntentGraph => ({
     return { ...rest, life };
   }),
 });
-
-/** Every file under a directory, recursively (the data dir of the embedded store). */
-const filesUnder = async (dir: string): Promise<string[]> => {
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  const nested = await Promise.all(
-    entries.map((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)])),
-  );
-  return nested.flat();
-};
-
-/**
- * The files of the data dir whose bytes still hold any of these texts: as raw bytes, or as what
- * a reader recovers from a LevelDB file (decompressed table blocks, whole log records), since a
- * compressed or split copy of a text is still a copy.
- */
-export const filesHolding = async (dataDir: string, texts: readonly string[]) => {
-  const needles = texts.filter((t) => t.length >= 8).map((t) => Buffer.from(t, 'utf8'));
-  const found: string[] = [];
-  for (const file of await filesUnder(dataDir)) {
-    const bytes = await readFile(file).catch(() => Buffer.alloc(0));
-    const views = [bytes, ...levelFileContents(basename(file), bytes)];
-    if (needles.some((n) => views.some((v) => v.includes(n)))) found.push(file);
-  }
-  return found;
-};
 
 export type DeleteVerification = {
   view_clear: boolean;

@@ -6,6 +6,7 @@ import { invalidArgument, isDomainError } from '../commands/errors.js';
 import { idProblem } from '../commands/ids.js';
 import { domainErrorOf } from '../commands/store-errors.js';
 import { kernelRegistry } from './registry.js';
+import { onStop } from './stop-signal.js';
 
 /** The options every command that opens the data takes. */
 export type AppFlags = { dataDir?: string; store?: string };
@@ -34,20 +35,37 @@ export type AppAccess = 'write' | 'read';
 
 /**
  * Opens the app for one command and always closes it, also when the command fails. A command
- * that only reads (`log`, `export`, `audit verify`) still works on a data dir that cannot be
- * written, with no writer to forward to: it reads a private copy (note on stderr).
+ * that only reads (`log`, `export`, `audit verify`, `sync`) still works on a data dir that
+ * cannot be written, with no writer to forward to: it reads a private copy (note on stderr).
+ * And it has nothing to finish: on the first SIGINT or SIGTERM its app closes at once, so a read
+ * waiting for a writer that may never come back (a read-only data dir whose writer stopped)
+ * ends, and the command stops with its private copy removed. `--follow` takes the signal as
+ * its end (exit 0); any other command says it was stopped (exit 1).
  */
 export const withApp = async <T>(
   flags: AppFlags,
   body: (app: App) => Promise<T>,
   access: AppAccess = 'write',
 ): Promise<T> => {
-  const opened = await openFor(flags, access);
+  let opened: OpenedApp | undefined;
+  let stoppedBy: NodeJS.Signals | undefined;
+  const off =
+    access === 'read'
+      ? onStop((signal) => {
+          stoppedBy = signal;
+          void opened?.close();
+        })
+      : () => undefined;
   try {
-    return await body(opened.app);
+    opened = await openFor(flags, access);
+    if (!stoppedBy) return await body(opened.app);
+  } catch (error) {
+    if (!stoppedBy) throw error; // else it is what closing did to a call in flight
   } finally {
-    await opened.close();
+    off();
+    await opened?.close();
   }
+  throw new Error(`stopped by ${stoppedBy}`);
 };
 
 /** An app opened for one command, and what closes it (and removes a private copy). */
@@ -68,13 +86,12 @@ export const openFor = async (flags: AppFlags, access: AppAccess = 'write'): Pro
     );
     return openApp({ modules, dataDir: snapshot.dataDir });
   });
-  return {
-    app,
-    close: async () => {
-      await app.close();
-      await snapshot?.remove();
-    },
+  let closing: Promise<void> | undefined;
+  const close = async (): Promise<void> => {
+    await app.close();
+    await snapshot?.remove();
   };
+  return { app, close: () => (closing ??= close()) };
 };
 
 /** Diagnostics and progress go to stderr: stdout carries only the command's output. */

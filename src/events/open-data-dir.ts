@@ -1,4 +1,4 @@
-import { chmod, mkdir, readdir, stat } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const PRIVATE_DIR = 0o700;
@@ -7,15 +7,21 @@ const PRIVATE_FILE = 0o600;
 /** What `tightenDataDir` changed, and what it could not. */
 export type Tightened = { changed: string[]; failed: string[] };
 
-const visit = async (path: string, into: Tightened): Promise<void> => {
-  const info = await stat(path).catch(() => undefined);
+/**
+ * The data dir (followed, if it is a link) and what is under it (not followed: a link inside
+ * leads elsewhere, e.g. `.log.lock/LOCK` to the store's own). A file that vanishes meanwhile (a
+ * writer's compaction) needed nothing.
+ */
+const visit = async (path: string, into: Tightened, follow = false): Promise<void> => {
+  const info = await (follow ? stat : lstat)(path).catch(() => undefined);
   if (!info || (!info.isDirectory() && !info.isFile())) return; // sockets stay 0600 as served
   const wanted = info.isDirectory() ? PRIVATE_DIR : PRIVATE_FILE;
   if ((info.mode & 0o077) !== 0) {
     const was = (info.mode & 0o777).toString(8).padStart(4, '0');
     await chmod(path, info.mode & wanted).then(
       () => into.changed.push(`${path} (was ${was})`),
-      () => into.failed.push(`${path} (${was})`),
+      (error: NodeJS.ErrnoException) =>
+        error.code === 'ENOENT' ? undefined : into.failed.push(`${path} (${was})`),
     );
   }
   if (info.isDirectory())
@@ -38,7 +44,7 @@ export const prepareDataDir = async (dataDir: string): Promise<Tightened> => {
   });
   const result: Tightened = { changed: [], failed: [] };
   const exposed = ((await stat(dataDir)).mode & 0o077) !== 0;
-  await visit(dataDir, result);
+  await visit(dataDir, result, true);
   // LevelDB makes its own files 0644 inside: harmless under a 0700 data dir, tightened quietly
   if (exposed && result.changed.length > 0)
     process.emitWarning(

@@ -1,10 +1,11 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decode } from './codec.js';
 import type { StoredRecord } from './envelope.js';
 import { Keys, readBe64 } from './level/keys.js';
 import { openClassicLevel } from './level/level-db.js';
+import { copyStoreFiles } from './level/level-scan.js';
 import { levelContentKeys } from './level/level-import.js';
 
 /** One stored entry of the global log as salvage finds it: a record, or why it is none. */
@@ -28,8 +29,7 @@ export const openSalvage = async (dataDir: string): Promise<Salvage> => {
   const scratch = await mkdtemp(join(tmpdir(), 'intentlog-salvage-'));
   const location = join(scratch, 'log');
   try {
-    await cp(join(dataDir, 'log'), location, { recursive: true });
-    await rm(join(location, 'LOCK'), { force: true });
+    await copyStoreFiles(join(dataDir, 'log'), location);
     const db = await openClassicLevel(location, { verify: false });
     const last = (await db.keys({ ...Keys.globalRange(0), reverse: true, limit: 1 }).all())[0];
     return {

@@ -1,7 +1,8 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ioCauseOf } from './io-errors.js';
+import { copyStoreFiles } from './level/level-scan.js';
 
 /** Open failures that mean "this data dir cannot be written here" (not: it is broken). */
 const READ_ONLY = new Set(['EROFS', 'EACCES', 'EPERM']);
@@ -21,8 +22,7 @@ export const snapshotDataDir = async (
   const scratch = await mkdtemp(join(tmpdir(), 'intentlog-read-only-'));
   const copy = join(scratch, 'data');
   try {
-    await cp(join(dataDir, 'log'), join(copy, 'log'), { recursive: true });
-    await rm(join(copy, 'log', 'LOCK'), { force: true });
+    await copyStoreFiles(join(dataDir, 'log'), join(copy, 'log'));
   } catch (error) {
     await rm(scratch, { recursive: true, force: true });
     throw error;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ClassicLevel } from 'classic-level';
-import { filesHolding } from '../../src/app/intent-io.js';
+import { filesHolding } from '../../src/events/level/level-scan.js';
 import { levelFileContents } from '../../src/events/level/level-contents.js';
 
 describe('LevelDB file contents for a byte search', () => {

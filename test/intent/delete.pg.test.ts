@@ -7,7 +7,7 @@ import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, it } from 'node:test';
 import pg from 'pg';
-import { filesHolding } from '../../src/app/intent-io.js';
+import { filesHolding } from '../../src/events/level/level-scan.js';
 import { claimSubject } from '../../src/events/catalog/intent.js';
 import { distinctStatement } from '../conformance/privacy-scenario.js';
 import { dropSchema, freshSchema, storeUrl, testDatabaseUrl } from '../postgres/pg-test-db.js';

@@ -2,15 +2,14 @@ import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { openApp } from '../../src/app/app.js';
 import { runHook } from '../../src/app/intent-hooks.js';
-import { filesHolding } from '../../src/app/intent-io.js';
+import { filesHolding } from '../../src/events/level/level-scan.js';
 import { askWriter } from '../../src/cli/hook-writer.js';
 import { writerSocketPath } from '../../src/events/open-log.js';
-import { intentlogArgs } from '../support/intentlog-bin.js';
+import { intentlogArgs, intentlogHookArgs } from '../support/intentlog-bin.js';
 import { agentSource, intentClient, openAt, userSource, withDir } from './harness.js';
 
 const EVENTS = ['session-start', 'user-prompt', 'post-compact', 'stop', 'session-end'];
@@ -30,23 +29,6 @@ const hookArgs = (event: string, dataDir: string) => [
   '--timeout',
   '60000',
 ];
-
-/**
- * The plugin's entry, `intentlog-hook <event>` (src/cli/hook.ts): the one the test runner built
- * beside the bin (its ES module; the package's bin is the same code bundled into one file),
- * else the source through tsx.
- */
-const hookEntry = (args: readonly string[]): string[] => {
-  const bin = process.env.INTENTLOG_TEST_BIN;
-  // the bundle the plugin runs (test/run.mjs builds it); from source when run alone
-  if (bin) return [join(dirname(bin), 'hook.cjs'), ...args];
-  return [
-    '--import',
-    'tsx',
-    fileURLToPath(new URL('../../src/cli/hook.ts', import.meta.url)),
-    ...args,
-  ];
-};
 
 const run = (args: string[], stdin: string) =>
   new Promise<{ stdout: string; code: number | null }>((resolve) => {
@@ -290,7 +272,7 @@ describe('intent hooks CLI', () => {
           const start = await hook('session-start', data, JSON.stringify({ cwd: root }));
           assert.deepEqual(JSON.parse(start.stdout), asked.kind === 'answered' && asked.output);
           // the plugin's entry answers the same
-          const entry = hookEntry(hookArgs('session-start', data));
+          const entry = intentlogHookArgs(hookArgs('session-start', data));
           const fromEntry = await run(entry, JSON.stringify({ cwd: root }));
           assert.deepEqual(JSON.parse(fromEntry.stdout), JSON.parse(start.stdout));
           const prompt = JSON.stringify({ cwd: root, session_id: 'session-W', prompt: 'hi' });
@@ -313,8 +295,8 @@ describe('intent hooks CLI', () => {
     withDir(async (dir) => {
       const missing = join(dir, 'not-there');
       const [malformed, help] = await Promise.all([
-        run(hookEntry(hookArgs('user-prompt', missing)), '{not json'),
-        run(hookEntry(['--help']), ''),
+        run(intentlogHookArgs(hookArgs('user-prompt', missing)), '{not json'),
+        run(intentlogHookArgs(['--help']), ''),
       ]);
       assert.equal(malformed.code, 0);
       assert.deepEqual(JSON.parse(malformed.stdout), { continue: true });

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { filesHolding } from '../../src/app/intent-io.js';
+import { filesHolding } from '../../src/events/level/level-scan.js';
 import { verifyAudit } from './audit.js';
 import { intentClient, openAt, userSource, withDir } from './harness.js';
 

@@ -3,6 +3,7 @@ import type { Observable } from 'rxjs';
 import type { LogEvent } from '../../events/index.js';
 import { eachPage, eventSource, jsonLine, textLine } from '../event-lines.js';
 import { action, appCommand, out, position, withApp, type AppFlags } from '../options.js';
+import { stopSignal } from '../stop-signal.js';
 
 type LogFlags = AppFlags & { project?: string; since: number; follow?: boolean; json?: boolean };
 
@@ -31,20 +32,23 @@ const follow = async (
       last = await readFrom(last);
     });
   };
+  let stopped = false;
   const done = new Promise<void>((resolve) => {
     const subscription = live.subscribe({ next: pull, complete: resolve, error: resolve });
     const poll = setInterval(pull, POLL_MS);
-    const stop = () => {
+    void stopSignal().then(() => {
+      stopped = true;
       subscription.unsubscribe();
       clearInterval(poll);
       resolve();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    });
   });
   pull();
   await done;
-  await reading;
+  // stopped: the app closes under a read still waiting (withApp), which is no failure
+  await reading.catch((error: unknown) => {
+    if (!stopped) throw error;
+  });
 };
 
 export const logCommand = (): Command =>

@@ -22,15 +22,3 @@ export const projectRootOption = (): Option =>
     '--project-root <dir>',
     'let actors name project directories under this one (repeatable; the local user names any)',
   ).argParser((value: string, previous: string[] = []) => [...previous, value]);
-
-/** Resolves on the first SIGTERM or SIGINT: the signal to stop serving. */
-export const stopSignal = (): Promise<NodeJS.Signals> =>
-  new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      resolve(signal);
-    };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-  });

@@ -7,7 +7,8 @@ import { resolveSurfaces } from '../../mcp/surfaces/index.js';
 import { registry } from '../registry.js';
 import { guardProcess } from '../guard.js';
 import { action, appCommand, cliId, openFor, type AppFlags } from '../options.js';
-import { projectRootOption, stopSignal, surfaceOption } from './mcp-shared.js';
+import { stopSignal } from '../stop-signal.js';
+import { projectRootOption, surfaceOption } from './mcp-shared.js';
 
 type McpFlags = AppFlags & { surface: string; actor?: string; projectRoot?: string[] };
 

@@ -23,7 +23,8 @@ import { registry } from '../registry.js';
 import { guardProcess } from '../guard.js';
 import { webBase } from './open.js';
 import { action, appCommand, out, withApp, type AppFlags } from '../options.js';
-import { projectRootOption, stopSignal, surfaceOption } from './mcp-shared.js';
+import { stopSignal } from '../stop-signal.js';
+import { projectRootOption, surfaceOption } from './mcp-shared.js';
 
 type ServeFlags = AppFlags & {
   host: string;

@@ -5,6 +5,7 @@ import { SYNC_PAGE_MAX } from '../../app/governance.js';
 import { SYSTEM } from '../../commands/principal.js';
 import { action, appCommand, note, out, position, withApp, type AppFlags } from '../options.js';
 import { governance } from '../../app/governance.js';
+import { stopSignal } from '../stop-signal.js';
 
 type SyncFlags = AppFlags & {
   project: string;
@@ -67,13 +68,9 @@ const commits = (app: App, project: string, stop: Promise<void>) => {
   };
 };
 
-const stopSignal = (): { stopped: () => boolean; promise: Promise<void> } => {
+const stopping = (): { stopped: () => boolean; promise: Promise<void> } => {
   let stopped = false;
-  const promise = new Promise<void>((resolve) => {
-    const stop = () => ((stopped = true), resolve());
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  const promise = stopSignal().then(() => void (stopped = true));
   return { stopped: () => stopped, promise };
 };
 
@@ -86,16 +83,20 @@ const stopSignal = (): { stopped: () => boolean; promise: Promise<void> } => {
 const sync = async (app: App, flags: SyncFlags): Promise<void> => {
   const saved = flags.stateFile ? await readState(flags.stateFile, flags.project) : undefined;
   let cursor = saved ?? flags.since;
-  const signal = stopSignal();
+  const signal = stopping();
   const live = flags.follow ? commits(app, flags.project, signal.promise) : undefined;
   let printed = 0;
   try {
     for (;;) {
       live?.reading();
-      const page = await governance(app).syncSince(
-        { project_id: flags.project, cursor, limit: flags.limit },
-        SYSTEM,
-      );
+      const page = await governance(app)
+        .syncSince({ project_id: flags.project, cursor, limit: flags.limit }, SYSTEM)
+        .catch((error: unknown) => {
+          // stopped: the app closed under a read (withApp), which is no failure
+          if (signal.stopped()) return undefined;
+          throw error;
+        });
+      if (!page) break;
       if (page.events.length > 0) {
         await out(page.events.map((e) => `${JSON.stringify(e)}\n`).join(''));
         printed += page.events.length;
@@ -121,4 +122,4 @@ export const syncCommand = (): Command =>
     .option('--follow', 'keep printing events as they commit (until Ctrl-C)')
     .option('--state-file <file>', 'resume from and save the last printed cursor in this file')
     .option('--limit <n>', `events per page (1–${SYNC_PAGE_MAX})`, position, SYNC_PAGE_MAX)
-    .action(action(async (flags: SyncFlags) => withApp(flags, (app) => sync(app, flags))));
+    .action(action(async (flags: SyncFlags) => withApp(flags, (app) => sync(app, flags), 'read')));

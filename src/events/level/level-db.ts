@@ -3,6 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import type { AbstractLevel, AbstractSnapshot } from 'abstract-level';
 import { ClassicLevel } from 'classic-level';
 import { MemoryLevel } from 'memory-level';
+import { takeStoreLock, type StoreLock } from './level-lock.js';
 import { verifyLevelFiles } from './level-verify.js';
 
 /** Any abstract-level database with Buffer keys and values: classic-level or memory-level. */
@@ -51,22 +52,55 @@ export const guardWrites = (db: LevelDb): GuardedDb => {
   return { db, failed };
 };
 
+/** The store closes, then its lock goes: never the other way round (level-lock.ts). */
+const releasingOnClose = (db: LevelDb, lock: StoreLock): LevelDb => {
+  const close = db.close.bind(db);
+  db.close = async () => {
+    await close();
+    if (db.status === 'closed') await lock.release();
+  };
+  return db;
+};
+
+/**
+ * Without fcntl's locks (Windows) the files are checked unlocked: one that vanishes meanwhile
+ * was replaced by a process opening the store, which holds it now. Like a held lock, that is
+ * waited out and retried by the caller.
+ */
+const vanished = (location: string, error: unknown): Error =>
+  Object.assign(new Error(`lock ${location}: a file vanished while the store was checked`), {
+    code: 'LEVEL_LOCKED',
+    cause: error,
+  });
+
 /**
  * Opened under its real path: LevelDB's lock file keeps other processes out, and within one
  * process its table of held locks goes by path, so two names of one data dir (a symlink) must
- * reach it as one, or the process would open two writers on the same files. Its files are
- * checked first (level-verify.ts; `verify: false` only to copy out of a corrupt store).
+ * reach it as one, or the process would open two writers on the same files. The lock is taken
+ * before anything is read (level-lock.ts); then its files are checked (level-verify.ts;
+ * `verify: false` only to copy out of a corrupt store), then LevelDB opens and recovers them.
+ * Fails with LEVEL_LOCKED (as the code or the cause's) while another process holds the store.
  */
 export const openClassicLevel = async (
   location: string,
   options_: { verify?: boolean } = {},
 ): Promise<LevelDb> => {
   const real = join(await realpath(dirname(location)), basename(location));
-  // before LevelDB's own recovery, which would drop a corrupt record and delete the evidence
-  if (options_.verify !== false) await verifyLevelFiles(real);
-  const db = new ClassicLevel<Buffer, Buffer>(real, options);
-  await db.open();
-  return db;
+  const lock = await takeStoreLock(real);
+  try {
+    // before LevelDB's own recovery, which would drop a corrupt record and delete the evidence
+    if (options_.verify !== false)
+      await verifyLevelFiles(real).catch((error: unknown) => {
+        const gone = (error as { code?: unknown }).code === 'ENOENT';
+        throw gone && !lock.exclusive ? vanished(real, error) : error;
+      });
+    const db = new ClassicLevel<Buffer, Buffer>(real, options);
+    await db.open();
+    return releasingOnClose(db, lock);
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
 };
 
 export const openMemoryLevel = async (): Promise<LevelDb> => {

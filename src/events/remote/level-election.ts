@@ -3,7 +3,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Catalog } from '../catalog/catalog.js';
 import { guardWrites, openClassicLevel, type LevelDb } from '../level/level-db.js';
 import { checkLogTail } from '../level/level-tail.js';
-import { CorruptStoreError, verifyLevelFiles } from '../level/level-verify.js';
 import { levelEventLog } from '../level/level-event-log.js';
 import { isReadOnlyFailure } from '../open-snapshot.js';
 import { LogClosedError } from './errors.js';
@@ -23,24 +22,14 @@ const isLocked = (error: unknown): boolean => {
 };
 
 /**
- * Whether files that failed their check still fail a moment later: a writer starting (or
- * compacting) in another process may have been writing them while we read.
+ * Opens the database if no other process holds its lock; LevelDB's lock makes one writer. Its
+ * files are checked under the lock (level-db.ts): one that fails is corrupt, not being rewritten.
  */
-const stillCorrupt = async (location: string): Promise<boolean> => {
-  await sleep(250);
-  return verifyLevelFiles(location).then(
-    () => false,
-    () => true,
-  );
-};
-
-/** Opens the database if no other process holds its lock; LevelDB's lock makes one writer. */
 const tryLock = async (location: string): Promise<LevelDb | undefined> => {
   try {
     return await openClassicLevel(location);
   } catch (error) {
     if (isLocked(error)) return undefined;
-    if (error instanceof CorruptStoreError && !(await stillCorrupt(location))) return undefined;
     throw error;
   }
 };
@@ -99,6 +88,7 @@ export const levelElection = (options: LevelElectionOptions): Elect => {
     const atOpen = first;
     first = false;
     const deadline = Date.now() + OPEN_TIMEOUT_MS;
+    let said: string | undefined;
     for (let attempt = 0; ; attempt++) {
       if (closed()) throw new LogClosedError();
       try {
@@ -106,7 +96,11 @@ export const levelElection = (options: LevelElectionOptions): Elect => {
         if (route) return route;
       } catch (error) {
         if (atOpen) throw error;
-        report(error); // no caller to tell: keep trying, another process may win
+        // no caller to tell: keep trying, another process may win; each failure said once
+        // (a data dir this process cannot write fails the same way at every attempt)
+        const text = error instanceof Error ? error.message : String(error);
+        if (text !== said) report(error);
+        said = text;
       }
       if (atOpen && Date.now() > deadline)
         throw new Error(
