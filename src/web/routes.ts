@@ -164,7 +164,7 @@ export const webView = ({ app, pages, modules }: WebOptions) => {
     }
     if (url.pathname === '/events' && !post)
       return live.stream(filterOf(url.searchParams), await visibleProjects(app, session.principal));
-    if (url.pathname === '/audit' && post) return auditStream(app);
+    if (url.pathname === '/audit' && post) return auditStream(app, session.principal);
     for (const target of pages) {
       const params = matchPath(target.path, url.pathname);
       if (!params) continue;
