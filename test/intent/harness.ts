@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import type { App } from '../../src/app/app.js';
+import type { Principal } from '../../src/commands/principal.js';
 import { serverFactory } from '../../src/mcp/server.js';
 import { resolveSurfaces } from '../../src/mcp/surfaces/index.js';
 import { intentSurface } from '../../src/mcp/surfaces/intent.js';
@@ -33,13 +34,20 @@ export const withDir = async <T>(body: (dir: string) => Promise<T>): Promise<T> 
 export const openAt = (dataDir: string, store?: string): Promise<App> =>
   openIntentlog({ dataDir, ...(store ? { store } : {}) });
 
-/** An in-memory MCP client of the intent surface, offering `roots` as its client roots. */
-export const intentClient = async (app: App, roots: readonly string[] = []) => {
+/**
+ * An in-memory MCP client of the intent surface, offering `roots` as its client roots, acting
+ * as the local user (SYSTEM) or the principal given.
+ */
+export const intentClient = async (
+  app: App,
+  roots: readonly string[] = [],
+  principal: Principal = SYSTEM,
+) => {
   const factory = serverFactory({
     app,
     selection: resolveSurfaces([intentSurface], 'intent'),
     transport: 'stdio',
-    principalOf: () => SYSTEM,
+    principalOf: () => principal,
     log: process.env.INTENT_TEST_LOG ? (await import('pino')).pino({}, process.stderr) : silent,
   });
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();

@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { App } from '../../src/app/app.js';
+import { governance } from '../../src/app/governance.js';
+import { SYSTEM, type Principal } from '../../src/commands/principal.js';
+import { intentClient, openAt, userSource, withDir } from '../intent/harness.js';
+
+const olivia: Principal = { kind: 'actor', actor_id: 'olivia' };
+const sam: Principal = { kind: 'actor', actor_id: 'sam' };
+
+/** A task of `by`'s in the root's project, with one statement only its owner may read. */
+const taskOf = async (app: App, root: string, by: Principal, statement: string) => {
+  const c = await intentClient(app, [root], by);
+  try {
+    const start = await c.call('intent_start_task', {
+      claims: [
+        {
+          epistemic_status: 'explicit',
+          basis: 'direct_statement',
+          statement,
+          source_ref: userSource,
+        },
+      ],
+    });
+    assert.ok(start.ok, JSON.stringify(start.error));
+    return { project: start.project_id!, task: start.task_id! };
+  } finally {
+    await c.close();
+  }
+};
+
+/**
+ * One project shared by two members (both PO and IMPLEMENTER on governance), each with an
+ * intent task of their own.
+ */
+const sharedProject = async (app: App, root: string) => {
+  const { project } = await taskOf(app, root, SYSTEM, 'The local user wants a changelog');
+  const g = governance(app);
+  for (const [actor_id, role] of [
+    ['olivia', 'PO'],
+    ['sam', 'IMPLEMENTER'],
+  ] as const)
+    await g.registerActor(
+      { project_id: project, actor_id, role },
+      { principal: SYSTEM, idempotencyKey: `r-${actor_id}` },
+    );
+  const oliviasTask = await taskOf(app, root, olivia, 'Olivia wants dark mode');
+  const samsTask = await taskOf(app, root, sam, 'Sam keeps the API stable');
+  return { project, oliviasTask: oliviasTask.task, samsTask: samsTask.task };
+};
+
+const syncAll = async (app: App, project: string, by: Principal) => {
+  const page = await governance(app).syncSince({ project_id: project, cursor: 0 }, by);
+  return page;
+};
+
+describe('sync_since: what a member owns reaches no other member', () => {
+  it("a member's page leaves out another member's intent task; SYSTEM's holds every one", () =>
+    withDir((data) =>
+      withDir(async (root) => {
+        const app = await openAt(data);
+        try {
+          const w = await sharedProject(app, root);
+          const mine = await syncAll(app, w.project, olivia);
+          const text = JSON.stringify(mine.events);
+          assert.ok(text.includes('Olivia wants dark mode'), 'her own task reaches her');
+          assert.ok(!text.includes(w.samsTask), "Sam's task reached Olivia");
+          assert.ok(!text.includes('Sam keeps the API stable'));
+          assert.ok(!text.includes('The local user wants a changelog'), "nor the local user's");
+          assert.ok(text.includes('actor.registered'), 'the project’s own events still do');
+          const all = await syncAll(app, w.project, SYSTEM);
+          assert.ok(JSON.stringify(all.events).includes('Sam keeps the API stable'));
+          assert.equal(
+            mine.next_cursor,
+            all.next_cursor,
+            'the cursor moves past what was left out',
+          );
+          assert.equal(mine.has_more, false);
+        } finally {
+          await app.close();
+        }
+      }),
+    ));
+
+  it('a page of only another member’s events is empty, and still moves the cursor on', () =>
+    withDir((data) =>
+      withDir(async (root) => {
+        const app = await openAt(data);
+        try {
+          const w = await sharedProject(app, root);
+          const all = await syncAll(app, w.project, SYSTEM);
+          const samsFirst = all.events.find((e) => e.aggregate_id === w.samsTask)!;
+          const page = await governance(app).syncSince(
+            { project_id: w.project, cursor: samsFirst.cursor - 1, limit: 1 },
+            olivia,
+          );
+          assert.deepEqual(page.events, []);
+          assert.equal(page.next_cursor, samsFirst.cursor);
+          assert.equal(page.has_more, true);
+        } finally {
+          await app.close();
+        }
+      }),
+    ));
+});
