@@ -1,3 +1,5 @@
+import { taskStream } from '../../app/intent-writes.js';
+import { owned } from '../../app/owned-streams.js';
 import { intentSnapshotQueries } from '../../projections/intent-snapshot.js';
 import {
   buildSnapshot,
@@ -5,17 +7,18 @@ import {
   type DisputeLine,
 } from '../../projections/intent-snapshot-view.js';
 import { INTENT_SNAPSHOT } from '../../projections/intent-snapshot.js';
-import { visibleProjects } from '../event-rows.js';
 import { href, html, type Html } from '../html.js';
 import { definePage, liveRegion, type PageContext } from '../page.js';
-import { projectNotFound } from './projects.js';
+import { mayView, projectNotFound } from './projects.js';
 
 const MODELS = [INTENT_SNAPSHOT];
 
-const visible = async (ctx: PageContext, id: string) => {
-  const set = await visibleProjects(ctx.app, ctx.principal);
-  return !set || set.has(id);
-};
+/** A task is its starter's (and the local user's): another member sees neither it nor its id. */
+const ownTask = (ctx: PageContext, projectId: string, taskId: string) =>
+  owned(ctx.app).mayRead(ctx.principal, {
+    aggregate_type: 'intent_task',
+    stream_name: taskStream(projectId, taskId),
+  });
 
 /** "Now" for staleness: the clock live, the committed time of the position in the past. */
 const nowOf = async (ctx: PageContext): Promise<string> => {
@@ -60,9 +63,9 @@ export const intentTaskPage = definePage({
   models: MODELS,
   async render(ctx) {
     const { project: p, task: t } = ctx.params as { project: string; task: string };
-    if (!(await visible(ctx, p))) return projectNotFound(p);
+    if (!(await mayView(ctx, p))) return projectNotFound(p);
     const queries = intentSnapshotQueries(ctx.models);
-    const head = await queries.head(p, t);
+    const head = (await ownTask(ctx, p, t)) ? await queries.head(p, t) : undefined;
     const missing = (why: string) => ({
       title: `Intent task ${t}`,
       status: 404,
@@ -120,8 +123,10 @@ export const intentTasksPage = definePage({
   models: MODELS,
   async render(ctx) {
     const p = ctx.params.project!;
-    if (!(await visible(ctx, p))) return projectNotFound(p);
-    const tasks = (await intentSnapshotQueries(ctx.models).tasks(p)).filter((t) => !t.deleted);
+    if (!(await mayView(ctx, p))) return projectNotFound(p);
+    const all = (await intentSnapshotQueries(ctx.models).tasks(p)).filter((t) => !t.deleted);
+    const mine = await Promise.all(all.map((t) => ownTask(ctx, p, t.task_id)));
+    const tasks = all.filter((_, i) => mine[i]);
     const body =
       tasks.length === 0
         ? html`<p>No intent task in this project.</p>`
