@@ -13,6 +13,7 @@ import { resolveSurfaces } from '../../src/mcp/surfaces/index.js';
 import { modules, surfacesOf } from '../../src/modules/index.js';
 import { silent, withApp } from '../mcp/harness.js';
 import { httpClient, issueToken } from '../mcp/http-harness.js';
+import { architect, impl, lead, pa, pm, po, reviewer } from '../governance/fixture.js';
 import { VISION } from '../storymap/session.js';
 
 /**
@@ -25,15 +26,11 @@ import { VISION } from '../storymap/session.js';
  */
 export const G = 'acme-g';
 
-export const GOVERNANCE_CAST = {
-  olivia: 'PO',
-  pat: 'PM',
-  paul: 'PA',
-  ada: 'ARCHITECT',
-  linus: 'LEAD_ENGINEER',
-  ivan: 'IMPLEMENTER',
-  rita: 'REVIEWER',
-} as const;
+/** G's cast: governance's fixture (Olivia PO … Rita REVIEWER), one actor per role. */
+const GOVERNANCE_MEMBERS = [po, pm, pa, architect, lead, impl, reviewer];
+export const GOVERNANCE_CAST: Readonly<Record<string, string>> = Object.fromEntries(
+  GOVERNANCE_MEMBERS.map((c) => [c.actor_id, c.role]),
+);
 
 export const STORYMAP_CAST = {
   fiona: 'owner',
@@ -42,7 +39,8 @@ export const STORYMAP_CAST = {
   vic: 'viewer',
 } as const;
 
-export type Who = keyof typeof GOVERNANCE_CAST | keyof typeof STORYMAP_CAST | 'sam' | 'system';
+/** A principal of the walk by name: `system`, or an actor's id. */
+export type Who = string;
 
 export const principalOf = (who: Who): Principal =>
   who === 'system' ? SYSTEM : { kind: 'actor', actor_id: who };
@@ -53,8 +51,9 @@ const sys = (key: string) => ({ principal: SYSTEM, idempotencyKey: key });
 const governanceProject = async (app: App) => {
   const g = governance(app);
   await g.createProject({ project_id: G, name: 'Acme' }, sys('g'));
-  for (const [actor_id, role] of Object.entries(GOVERNANCE_CAST))
-    await g.registerActor({ project_id: G, actor_id, role }, sys(`g-${actor_id}`));
+  for (const { actor_id, role } of GOVERNANCE_MEMBERS)
+    if (role !== 'SYSTEM')
+      await g.registerActor({ project_id: G, actor_id, role }, sys(`g-${actor_id}`));
   await app.projects.registerActor(
     { project_id: G, actor_id: 'cora', surface: 'storymap', role: 'commenter' },
     sys('g-cora'),

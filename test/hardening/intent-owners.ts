@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { App } from '../../src/app/app.js';
 import { governance } from '../../src/app/governance.js';
 import { SYSTEM, type Principal } from '../../src/commands/principal.js';
-import { intentClient, userSource } from '../intent/harness.js';
+import { intentClient, openAt, userSource, withDir } from '../intent/harness.js';
 
 export const olivia: Principal = { kind: 'actor', actor_id: 'olivia' };
 export const sam: Principal = { kind: 'actor', actor_id: 'sam' };
@@ -47,3 +47,18 @@ export const sharedProject = async (app: App, root: string) => {
   const samsTask = await taskOf(app, root, sam, 'Sam keeps the API stable');
   return { root, project, oliviasTask: oliviasTask.task, samsTask: samsTask.task };
 };
+
+export type Shared = Awaited<ReturnType<typeof sharedProject>>;
+
+/** An app on LevelDB in a fresh data dir, with the shared project in a fresh root. */
+export const withSharedProject = (body: (app: App, w: Shared) => Promise<void>) =>
+  withDir((data) =>
+    withDir(async (root) => {
+      const app = await openAt(data);
+      try {
+        await body(app, await sharedProject(app, root));
+      } finally {
+        await app.close();
+      }
+    }),
+  );

@@ -1,29 +1,25 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { App } from '../../src/app/app.js';
-import { olivia, sam, sharedProject } from '../hardening/intent-owners.js';
+import { olivia, sam, withSharedProject, type Shared } from '../hardening/intent-owners.js';
 import { SYSTEM } from '../../src/commands/principal.js';
-import { agentSource, intentClient, openAt, withDir } from '../intent/harness.js';
+import { agentSource, intentClient } from '../intent/harness.js';
 import { getPage, serveWeb } from './harness.js';
 
-type World = Awaited<ReturnType<typeof sharedProject>>;
+type World = Shared;
 
 /** One project, Olivia's and Sam's intent tasks in it, and the web view over it. */
 const withShared = (
   body: (app: App, web: Awaited<ReturnType<typeof serveWeb>>, w: World) => Promise<void>,
 ) =>
-  withDir((data) =>
-    withDir(async (root) => {
-      const app = await openAt(data);
-      const web = await serveWeb(app);
-      try {
-        await body(app, web, await sharedProject(app, root));
-      } finally {
-        await web.close();
-        await app.close();
-      }
-    }),
-  );
+  withSharedProject(async (app, w) => {
+    const web = await serveWeb(app);
+    try {
+      await body(app, web, w);
+    } finally {
+      await web.close();
+    }
+  });
 
 describe('web view with two members of one project: an intent task is its owner’s', () => {
   it("Olivia's task list, task pages and timeline hold her task and none of Sam's", () =>
