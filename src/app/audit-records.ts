@@ -97,28 +97,38 @@ const undecodable = async (log: EventLog, after: number, error: unknown) => {
 
 export type RecordScan = { events: number; projects: number; finding?: AuditFinding };
 
-/** Scans the whole log in global order; stops at the first bad event. */
+/**
+ * Scans the log in global order; stops at the first bad event. With `projects`, only those
+ * projects' records are checked and counted: the others are passed over unread, so nothing
+ * about them (not even that one is damaged) reaches an audit scoped to a member's projects.
+ */
 export const auditRecords = async (
   log: EventLog,
   catalog: Catalog,
   onProgress?: (done: number) => void,
+  projects?: ReadonlySet<string>,
 ): Promise<RecordScan> => {
   const heads = new Map<string, ChainHead>();
+  const inScope = (r: Record) => !projects || projects.has(r.project_id);
   let position = 0;
+  let events = 0;
   for (;;) {
     let page: Record[];
     try {
       page = await log.readRaw({ after: position, limit: PAGE });
     } catch (error) {
       const finding = await undecodable(log, position, error);
-      return { events: position, projects: heads.size, finding };
+      return { events, projects: heads.size, finding };
     }
     for (const r of page) {
-      const finding = await checkRecord(log, catalog, r, position + 1, heads);
-      if (finding) return { events: position, projects: heads.size, finding };
+      if (inScope(r)) {
+        const finding = await checkRecord(log, catalog, r, position + 1, heads);
+        if (finding) return { events, projects: heads.size, finding };
+        events++;
+      }
       position = r.global_position;
     }
     onProgress?.(position);
-    if (page.length < PAGE) return { events: position, projects: heads.size };
+    if (page.length < PAGE) return { events, projects: heads.size };
   }
 };

@@ -25,6 +25,12 @@ export type AuditDeps = {
   onProgress?: (done: number, total: number) => void;
   /** the contexts' own checks (app.audits), run once the log and read models passed */
   contexts?: readonly (() => Promise<AuditFinding[]>)[];
+  /**
+   * Only these projects (an actor's, in the web view): their events and the contexts' findings
+   * about them. The read models are one store of every project's, so they are left to the
+   * whole-log audit. Undefined: the whole log.
+   */
+  projects?: ReadonlySet<string>;
 };
 
 /**
@@ -33,16 +39,20 @@ export type AuditDeps = {
  * which names the event (or the read-model key) that is wrong.
  */
 export const auditVerify = async (deps: AuditDeps): Promise<AuditReport> => {
-  const { log, catalog, projectors, onProgress } = deps;
+  const { log, catalog, projectors, onProgress, projects } = deps;
   const total = await log.head();
-  const scan = await auditRecords(log, catalog, (done) => onProgress?.(done, total));
+  const scan = await auditRecords(log, catalog, (done) => onProgress?.(done, total), projects);
   const base = { events: scan.events, projects: scan.projects };
   if (scan.finding) return { ok: false, ...base, modelKeys: 0, finding: scan.finding };
-  const models = await auditModels(log, projectors, deps.waitFor);
+  const models = projects
+    ? { keys: 0, finding: undefined }
+    : await auditModels(log, projectors, deps.waitFor);
   if (models.finding)
     return { ok: false, ...base, modelKeys: models.keys, finding: models.finding };
+  const reported = (f: AuditFinding) =>
+    !projects || (f.project_id !== undefined && projects.has(f.project_id));
   for (const check of deps.contexts ?? []) {
-    const [finding] = await check();
+    const finding = (await check()).find(reported);
     if (finding) return { ok: false, ...base, modelKeys: models.keys, finding };
   }
   return { ok: true, ...base, modelKeys: models.keys };

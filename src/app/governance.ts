@@ -8,6 +8,7 @@ import type { Role } from '../events/catalog/project.js';
 import { toSyncEnvelope, type EventLog } from '../events/index.js';
 import type { WaitOptions } from '../projections/engine-types.js';
 import type { App } from './app.js';
+import { ownedStreams } from './owned-streams.js';
 import { perApp } from './per-app.js';
 import { pendingActionQueries } from '../projections/pending-actions.js';
 import { projectQueries } from '../projections/queries.js';
@@ -37,6 +38,7 @@ export const governanceService = (
   const member = async (projectId: string, principal: Principal) =>
     (await resolveCaller(log, projectId, principal)).caller;
   const project = projectCommands(log);
+  const owned = ownedStreams(log);
   const ctx = (call: GovernanceCall) => ({
     principal: call.principal,
     idempotencyKey: call.idempotencyKey,
@@ -88,7 +90,11 @@ export const governanceService = (
       const actions = await pending.pendingActions(args.project_id, caller.actor_id, caller.role);
       return { actor_id: caller.actor_id, role: caller.role, actions };
     },
-    /** A project's events after `cursor`, in cursor order; read from the log itself. */
+    /**
+     * A project's events after `cursor`, in cursor order; read from the log itself. A page
+     * leaves out what another principal owns (an intent task: docs/authorization.md), so it may
+     * hold fewer events than `limit`; `next_cursor` still moves past what it left out.
+     */
     async syncSince(args: InProject & { cursor: number; limit?: number }, principal: Principal) {
       const limit = args.limit ?? SYNC_PAGE_MAX;
       if (!Number.isSafeInteger(args.cursor) || args.cursor < 0)
@@ -98,8 +104,9 @@ export const governanceService = (
       await member(args.project_id, principal);
       // one more than asked says whether there is more without a second read
       const read = await log.readProject(args.project_id, { after: args.cursor, limit: limit + 1 });
-      const events = read.slice(0, limit).map(toSyncEnvelope);
-      const next_cursor = events.at(-1)?.cursor ?? args.cursor;
+      const page = read.slice(0, limit);
+      const events = (await owned.visible(principal, page)).map(toSyncEnvelope);
+      const next_cursor = page.at(-1)?.cursor ?? args.cursor;
       return { events, next_cursor, has_more: read.length > limit };
     },
   };

@@ -1,5 +1,7 @@
 import type { App } from '../app/app.js';
+import { owned } from '../app/owned-streams.js';
 import type { Principal } from '../commands/principal.js';
+import type { RoleSurface } from '../events/catalog/project.js';
 import type { LogEvent } from '../events/index.js';
 
 /** One event as the timeline shows it (and as the live stream sends it). */
@@ -48,15 +50,28 @@ export const toRow = (e: LogEvent, contextOf: (type: string) => string): EventRo
 
 /**
  * Which projects a principal may watch: every one for SYSTEM (the local user), otherwise the
- * projects it is a member of. Undefined means all.
+ * projects it is a member of, or, for a surface's pages, those where it holds a role on that
+ * surface (docs/authorization.md, "Web view"). Undefined means all. Read live: a membership is
+ * never taken back, so whoever may see a project now may see its past too.
  */
 export const visibleProjects = async (
   app: App,
   principal: Principal,
-): Promise<ReadonlySet<string> | undefined> =>
-  principal.kind === 'system'
-    ? undefined
-    : new Set((await app.projects.membershipsOf(principal.actor_id)).map((m) => m.project_id));
+  surface?: RoleSurface,
+): Promise<ReadonlySet<string> | undefined> => {
+  if (principal.kind === 'system') return undefined;
+  const memberships = await app.projects.membershipsOf(principal.actor_id);
+  return new Set(memberships.filter((m) => !surface || m.roles[surface]).map((m) => m.project_id));
+};
+
+/**
+ * Whether the principal may see a row of a project it may see: not another's intent task
+ * (owned-streams.ts).
+ */
+export const readsRow =
+  (app: App, principal: Principal) =>
+  (row: EventRow): Promise<boolean> =>
+    owned(app).mayRead(principal, { aggregate_type: row.aggregate_type, stream_name: row.stream });
 
 /** Whether a row passes the filter and the principal's view. */
 export const matches = (
@@ -83,6 +98,7 @@ export const latestRows = async (
     limit: number;
     filter: EventFilter;
     visible: ReadonlySet<string> | undefined;
+    reads: (row: EventRow) => Promise<boolean>;
     contextOf: (type: string) => string;
   },
 ): Promise<EventRow[]> => {
@@ -92,7 +108,8 @@ export const latestRows = async (
     const events = await app.log.readAll({ after, limit: end - after });
     for (let i = events.length - 1; i >= 0 && rows.length < options.limit; i--) {
       const row = toRow(events[i]!, options.contextOf);
-      if (matches(row, options.filter, options.visible)) rows.push(row);
+      if (matches(row, options.filter, options.visible) && (await options.reads(row)))
+        rows.push(row);
     }
   }
   return rows;

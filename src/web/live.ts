@@ -1,6 +1,6 @@
 import type { Subscription } from 'rxjs';
 import type { App } from '../app/app.js';
-import { matches, toRow, type EventFilter } from './event-rows.js';
+import { matches, toRow, type EventFilter, type EventRow } from './event-rows.js';
 
 const HEARTBEAT_MS = 15_000;
 const encoder = new TextEncoder();
@@ -12,7 +12,11 @@ const encoder = new TextEncoder();
  */
 export const liveStreams = (app: App, contextOf: (type: string) => string) => {
   const open = new Set<() => void>();
-  const stream = (filter: EventFilter, visible: ReadonlySet<string> | undefined): Response => {
+  const stream = (
+    filter: EventFilter,
+    visible: ReadonlySet<string> | undefined,
+    reads: (row: EventRow) => Promise<boolean>,
+  ): Response => {
     let subscription: Subscription | undefined;
     let heartbeat: NodeJS.Timeout | undefined;
     let end = () => {};
@@ -38,11 +42,16 @@ export const liveStreams = (app: App, contextOf: (type: string) => string) => {
         };
         open.add(end);
         send(': live\n\n');
+        // whose an event is may need a read: the sends are chained, so they keep the log's order
+        let sent = Promise.resolve();
         subscription = app.log.live().subscribe({
           next: (event) => {
             const row = toRow(event, contextOf);
-            if (matches(row, filter, visible))
-              send(`event: log\nid: ${row.position}\ndata: ${JSON.stringify(row)}\n\n`);
+            if (!matches(row, filter, visible)) return;
+            sent = sent.then(async () => {
+              if (await reads(row).catch(() => false))
+                send(`event: log\nid: ${row.position}\ndata: ${JSON.stringify(row)}\n\n`);
+            });
           },
           error: () => end(),
           complete: () => end(),

@@ -3,7 +3,7 @@ import type { KernelModule } from '../app/kernel-module.js';
 import { isDomainError } from '../commands/errors.js';
 import type { HttpRoute } from '../mcp/http/handler.js';
 import { asset } from './assets.js';
-import { filterOf, visibleProjects } from './event-rows.js';
+import { filterOf, readsRow, visibleProjects } from './event-rows.js';
 import { html } from './html.js';
 import { layout } from './layout.js';
 import { liveStreams } from './live.js';
@@ -163,8 +163,12 @@ export const webView = ({ app, pages, modules }: WebOptions) => {
       return redirect('/', { 'set-cookie': clearedCookie() });
     }
     if (url.pathname === '/events' && !post)
-      return live.stream(filterOf(url.searchParams), await visibleProjects(app, session.principal));
-    if (url.pathname === '/audit' && post) return auditStream(app);
+      return live.stream(
+        filterOf(url.searchParams),
+        await visibleProjects(app, session.principal),
+        readsRow(app, session.principal),
+      );
+    if (url.pathname === '/audit' && post) return auditStream(app, session.principal);
     for (const target of pages) {
       const params = matchPath(target.path, url.pathname);
       if (!params) continue;

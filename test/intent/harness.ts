@@ -35,8 +35,8 @@ export const openAt = (dataDir: string, store?: string): Promise<App> =>
   openIntentlog({ dataDir, ...(store ? { store } : {}) });
 
 /**
- * An in-memory MCP client of the intent surface, offering `roots` as its client roots, calling
- * as `principal` (the local user, SYSTEM, unless told).
+ * An in-memory MCP client of the intent surface, offering `roots` as its client roots, acting
+ * as the local user (SYSTEM) or the principal given.
  */
 export const intentClient = async (
   app: App,

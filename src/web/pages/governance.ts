@@ -162,7 +162,7 @@ export const governancePage = definePage({
   actions: governanceActions,
   async render(ctx) {
     const id = ctx.params.project!;
-    const project = await projectOf(ctx, id);
+    const project = await projectOf(ctx, id, 'governance');
     if (!project) return projectNotFound(id);
     const packages = await packagesOf(ctx, id);
     const members = project.roster.filter((m) => m.roles.governance).map((m) => m.actor_id);

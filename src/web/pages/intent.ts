@@ -6,17 +6,11 @@ import {
   type DisputeLine,
 } from '../../projections/intent-snapshot-view.js';
 import { INTENT_SNAPSHOT } from '../../projections/intent-snapshot.js';
-import { visibleProjects } from '../event-rows.js';
 import { href, html, type Html } from '../html.js';
 import { definePage, liveRegion, type PageContext } from '../page.js';
-import { projectNotFound } from './projects.js';
+import { mayView, projectNotFound } from './projects.js';
 
 const MODELS = [INTENT_SNAPSHOT];
-
-const visible = async (ctx: PageContext, id: string) => {
-  const set = await visibleProjects(ctx.app, ctx.principal);
-  return !set || set.has(id);
-};
 
 /** "Now" for staleness: the clock live, the committed time of the position in the past. */
 const nowOf = async (ctx: PageContext): Promise<string> => {
@@ -61,7 +55,7 @@ export const intentTaskPage = definePage({
   models: MODELS,
   async render(ctx) {
     const { project: p, task: t } = ctx.params as { project: string; task: string };
-    if (!(await visible(ctx, p))) return projectNotFound(p);
+    if (!(await mayView(ctx, p))) return projectNotFound(p);
     const queries = intentSnapshotQueries(ctx.models);
     const head = await queries.head(p, t);
     const missing = (why: string) => ({
@@ -123,7 +117,7 @@ export const intentTasksPage = definePage({
   models: MODELS,
   async render(ctx) {
     const p = ctx.params.project!;
-    if (!(await visible(ctx, p))) return projectNotFound(p);
+    if (!(await mayView(ctx, p))) return projectNotFound(p);
     const tasks = (await intentSnapshotQueries(ctx.models).tasks(p)).filter(
       (t) => !t.deleted && mayReach(t.owner, ctx.principal),
     );

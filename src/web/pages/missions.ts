@@ -2,11 +2,10 @@ import { missions } from '../../app/missions-service.js';
 import { pendingCodes, type PendingCode } from '../../app/missions-owner-channel.js';
 import { deskDecider, deskStream } from '../../commands/missions/desk.js';
 import type { Desk, Lease, Mission } from '../../commands/missions/desk-state.js';
-import { visibleProjects } from '../event-rows.js';
 import { foldAt } from '../fold-at.js';
 import { href, html, type Html } from '../html.js';
 import { definePage, liveRegion, type PageContext } from '../page.js';
-import { projectNotFound, projectsOf } from './projects.js';
+import { mayView, projectNotFound, projectsOf } from './projects.js';
 
 const when = (at: string) =>
   html`<time datetime="${at}">${at.slice(0, 19).replace('T', ' ')}</time>`;
@@ -131,8 +130,7 @@ export const missionPage = definePage({
   models: [],
   async render(ctx) {
     const id = ctx.params.project!;
-    const visible = await visibleProjects(ctx.app, ctx.principal);
-    if (visible && !visible.has(id)) return projectNotFound(id);
+    if (!(await mayView(ctx, id))) return projectNotFound(id);
     const { state: desk, folded } = await foldAt(ctx.app, deskStream(id), deskDecider, ctx.at);
     if (folded === 0) return projectNotFound(id);
     const now = await nowOf(ctx);

@@ -1,7 +1,6 @@
-import { visibleProjects } from '../event-rows.js';
 import { html, type Html } from '../html.js';
 import { numbersTable, stepChart, type Series } from '../step-chart.js';
-import { projectNotFound } from './projects.js';
+import { mayView, projectNotFound } from './projects.js';
 import { definePage, type PageContext } from '../page.js';
 
 type Point = { position: number; issued: number; accepted: number };
@@ -46,8 +45,7 @@ export const progressPage = definePage({
   models: [],
   async render(ctx) {
     const id = ctx.params.project!;
-    const visible = await visibleProjects(ctx.app, ctx.principal);
-    if (visible && !visible.has(id)) return projectNotFound(id);
+    if (!(await mayView(ctx, id, 'governance'))) return projectNotFound(id);
     const points = await progressOf(ctx, id);
     const head = ctx.at ?? (await ctx.app.log.head());
     return {

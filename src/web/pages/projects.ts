@@ -1,6 +1,7 @@
-import { principalId } from '../../commands/principal.js';
+import type { RoleSurface } from '../../events/catalog/project.js';
 import type { ProjectView } from '../../projections/projects.js';
 import { modelKeyPrefix } from '../../projections/projector.js';
+import { visibleProjects } from '../event-rows.js';
 import { href, html } from '../html.js';
 import { definePage, type PageContext, type Rendered } from '../page.js';
 
@@ -9,14 +10,30 @@ const PREFIX = `projects/${modelKeyPrefix('project')}`;
 /** Every project the signed-in principal may see: all for SYSTEM, its own for an actor. */
 export const projectsOf = async (ctx: PageContext): Promise<ProjectView[]> => {
   const all = (await ctx.models.range<ProjectView>({ prefix: PREFIX })).map(([, v]) => v);
-  if (ctx.principal.kind === 'system') return all;
-  const me = principalId(ctx.principal);
-  return all.filter((p) => p.roster.some((m) => m.actor_id === me));
+  const visible = await visibleProjects(ctx.app, ctx.principal);
+  return visible ? all.filter((p) => visible.has(p.project_id)) : all;
 };
 
-/** One project the signed-in principal may see, or undefined. */
-export const projectOf = async (ctx: PageContext, id: string): Promise<ProjectView | undefined> =>
-  (await projectsOf(ctx)).find((p) => p.project_id === id);
+/** Whether the signed-in principal may see the project (a surface's pages: with its role). */
+export const mayView = async (ctx: PageContext, id: string, surface?: RoleSurface) => {
+  const visible = await visibleProjects(ctx.app, ctx.principal, surface);
+  return !visible || visible.has(id);
+};
+
+/**
+ * One project the signed-in principal may see (as of the page's position), or undefined; with
+ * a surface, one where it holds a role on that surface.
+ */
+export const projectOf = async (
+  ctx: PageContext,
+  id: string,
+  surface?: RoleSurface,
+): Promise<ProjectView | undefined> => {
+  if (!(await mayView(ctx, id, surface))) return undefined;
+  return (await ctx.models.range<ProjectView>({ prefix: PREFIX })).find(
+    ([, v]) => v.project_id === id,
+  )?.[1];
+};
 
 /** The page for a project the principal cannot see (or that does not exist: the same answer). */
 export const projectNotFound = (id: string): Rendered => ({

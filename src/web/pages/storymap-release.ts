@@ -2,12 +2,11 @@ import { evolveMap, initialMap, mapStream } from '../../commands/storymap/map-st
 import { evolveStory, initialStory, type StoryState } from '../../commands/storymap/story-state.js';
 import type { StoryEvent } from '../../events/catalog/storymap.js';
 import type { LogEvent } from '../../events/index.js';
-import { visibleProjects } from '../event-rows.js';
 import { foldAt } from '../fold-at.js';
 import { href, html } from '../html.js';
 import { definePage, type PageContext } from '../page.js';
 import { numbersTable, stepChart, type Series } from '../step-chart.js';
-import { projectNotFound } from './projects.js';
+import { mayView, projectNotFound } from './projects.js';
 
 type Point = { position: number; stories: number; built: number };
 
@@ -62,8 +61,7 @@ export const releaseProgressPage = definePage({
   models: [],
   async render(ctx) {
     const id = ctx.params.project!;
-    const visible = await visibleProjects(ctx.app, ctx.principal);
-    if (visible && !visible.has(id)) return projectNotFound(id);
+    if (!(await mayView(ctx, id, 'storymap'))) return projectNotFound(id);
     const release = Number(ctx.params.release);
     const { state: map } = await foldAt(
       ctx.app,

@@ -3,6 +3,7 @@ import type { ProjectView } from '../../projections/projects.js';
 import { modelKeyPrefix } from '../../projections/projector.js';
 import {
   latestRows,
+  readsRow,
   visibleProjects,
   filterOf,
   type EventFilter,
@@ -130,6 +131,7 @@ export const timelinePage = definePage({
       limit: TIMELINE_ROWS,
       filter,
       visible,
+      reads: readsRow(app, ctx.principal),
       contextOf: ctx.contextOf,
     });
     const liveSrc = ctx.at === undefined ? href('/events', filter) : undefined;

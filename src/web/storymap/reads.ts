@@ -40,7 +40,7 @@ export const mapOf = async (
   ctx: PageContext,
 ): Promise<{ ok: true; map: MapView } | { ok: false; page: Rendered }> => {
   const id = ctx.params.project!;
-  if (!(await projectOf(ctx, id))) return { ok: false, page: projectNotFound(id) };
+  if (!(await projectOf(ctx, id, 'storymap'))) return { ok: false, page: projectNotFound(id) };
   const map = await storyMapAt(ctx).map(id);
   if (!map)
     return {
