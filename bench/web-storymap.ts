@@ -7,7 +7,7 @@ import { serveOverHttp } from '../src/mcp/serve.js';
 import { resolveSurfaces } from '../src/mcp/surfaces/index.js';
 import { modules, openIntentlog, pagesOf, surfacesOf } from '../src/modules/index.js';
 import { webView } from '../src/web/routes.js';
-import { signIn } from '../src/web/sign-in.js';
+import { signIn } from '../src/web/project/sign-in.js';
 import { median, percentile } from './stats.js';
 import { fill, STORIES } from './web-storymap-fill.js';
 

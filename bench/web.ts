@@ -9,7 +9,7 @@ import { serveOverHttp } from '../src/mcp/serve.js';
 import { resolveSurfaces } from '../src/mcp/surfaces/index.js';
 import { modules, openIntentlog, pagesOf, surfacesOf } from '../src/modules/index.js';
 import { webView } from '../src/web/routes.js';
-import { signIn } from '../src/web/sign-in.js';
+import { signIn } from '../src/web/project/sign-in.js';
 import { median, percentile } from './stats.js';
 
 /**

@@ -1,12 +1,12 @@
-import { projectCommands, tokenCommands } from '../commands/project/project-commands.js';
+import { projectCommands, tokenCommands } from '../commands/project/commands.js';
 import { createCatalog } from '../events/catalog/catalog.js';
 import { assertOpNames, openEventLog, type WriterOps } from '../events/open-log.js';
 import { isPostgresUrl } from '../events/postgres/connection.js';
 import type { Projector } from '../projections/projector.js';
-import { projectQueries, tokenQueries } from '../projections/queries.js';
+import { projectQueries, tokenQueries } from '../projections/project/queries.js';
 import { defaultDataDir } from './data-dir.js';
 import type { ContextOp, KernelModule } from './kernel-module.js';
-import { projectModule } from './project-module.js';
+import { projectModule } from './project/module.js';
 import { writerProjections } from './writer-projections.js';
 
 export type AppOptions = {

@@ -3,15 +3,15 @@ import { resolveCaller } from '../commands/governance/access.js';
 import { governanceCommands } from '../commands/governance/governance-commands.js';
 import type { GovernanceCall } from '../commands/governance/run.js';
 import type { Principal } from '../commands/principal.js';
-import { projectCommands } from '../commands/project/project-commands.js';
-import type { Role } from '../events/catalog/project.js';
+import { projectCommands } from '../commands/project/commands.js';
+import type { Role } from '../events/project/index.js';
 import { toSyncEnvelope, type EventLog } from '../events/index.js';
 import type { WaitOptions } from '../projections/engine-types.js';
 import type { App } from './app.js';
 import { ownedStreams } from './owned-streams.js';
 import { perApp } from './per-app.js';
 import { pendingActionQueries } from '../projections/pending-actions.js';
-import { projectQueries } from '../projections/queries.js';
+import { projectQueries } from '../projections/project/queries.js';
 import { workPackageQueries } from '../projections/work-packages.js';
 
 /** The most events one `sync_since` page returns (contracts/governance.md). */

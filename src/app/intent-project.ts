@@ -1,9 +1,9 @@
 import { hostname } from 'node:os';
 import { isDomainError } from '../commands/errors.js';
-import { projectCommands } from '../commands/project/project-commands.js';
+import { projectCommands } from '../commands/project/commands.js';
 import { SYSTEM } from '../commands/principal.js';
 import type { EventLog } from '../events/index.js';
-import { projectQueries } from '../projections/queries.js';
+import { projectQueries } from '../projections/project/queries.js';
 import type { ResolvedRoot } from './intent-root.js';
 
 /**

@@ -5,7 +5,7 @@ import { missionsError } from '../commands/missions/errors.js';
 import type { EvidenceItem } from '../events/catalog/missions.js';
 import type { Caller, GateArgs, MissionsCore, ProjectRef, Resolved } from './missions.js';
 import { confine, inProject } from './missions-paths.js';
-import { probeProjectPath } from './project-files.js';
+import { probeProjectPath } from './project/files.js';
 
 /** Closing a mission: completed against evidence files, or abandoned behind the owner gate. */
 export const closeOps = (core: MissionsCore) => {

@@ -23,15 +23,15 @@ import type { Principal } from '../commands/principal.js';
 import {
   loadProject as loadKernelProject,
   projectStream,
-} from '../commands/project/project-commands.js';
-import type { Project } from '../commands/project/project.js';
+} from '../commands/project/commands.js';
+import type { Project } from '../commands/project/index.js';
 import { rootStream, type RootHolder } from '../commands/project/root.js';
 import type { AppendMeta } from '../events/index.js';
 import { sha256Hex } from '../events/codec.js';
 import type { App } from './app.js';
 import { canonicalRoot } from './missions-paths.js';
-import { rootGrant, type RootAsker } from './project-roots.js';
-import { rootHash } from './roots.js';
+import { rootGrant, type RootAsker } from './project/roots.js';
+import { rootHash } from './project/canonical-root.js';
 
 /** How a call names its project: a directory, or a logical project id (with a device). */
 export type ProjectRef = { project_path?: string; project_id?: string; device_id?: string };

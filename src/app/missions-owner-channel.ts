@@ -8,7 +8,7 @@ import {
   listProjectDir,
   readProjectFile,
   removeProjectFile,
-} from './project-files.js';
+} from './project/files.js';
 import {
   CODE_ALPHABET,
   hashOwnerCode,

@@ -31,7 +31,7 @@ import {
   type MountStreamEvent,
   type ProjectMounts,
 } from '../commands/missions/mounts.js';
-import type { Project } from '../commands/project/project.js';
+import type { Project } from '../commands/project/index.js';
 import type { RootHolder } from '../commands/project/root.js';
 
 export type { Caller, ProjectRef, Resolved } from './missions-mounts.js';

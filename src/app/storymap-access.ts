@@ -1,7 +1,7 @@
 import { notFound } from '../commands/errors.js';
 import { principalId, type Principal } from '../commands/principal.js';
-import { loadProject } from '../commands/project/project-commands.js';
-import { roleOf } from '../commands/project/project.js';
+import { loadProject } from '../commands/project/commands.js';
+import { roleOf } from '../commands/project/index.js';
 import type { Caller } from '../commands/storymap/access.js';
 import type { AppendMeta } from '../events/index.js';
 import type { App } from './app.js';

@@ -9,7 +9,7 @@ import { buildOrder, isFinished, type OrderRow } from '../projections/storymap-o
 import { STORYMAP_STORIES, StoryMapKeys } from '../projections/storymap-stories.js';
 import type { StoryView } from '../projections/storymap-views.js';
 import type { App } from './app.js';
-import { lastProjectCursor } from './project-cursor.js';
+import { lastProjectCursor } from './project/cursor.js';
 import { perApp } from './per-app.js';
 
 /** What the building loop's warnings read of a story being built or built. */

@@ -10,7 +10,7 @@ import type { DesignKind } from '../events/catalog/storymap.js';
 import { sha256Hex } from '../events/index.js';
 import { RunKeys, STORYMAP_RUNS, type DesignRefView } from '../projections/storymap-runs.js';
 import type { App } from './app.js';
-import { isProjectFileError, readProjectFile } from './project-files.js';
+import { isProjectFileError, readProjectFile } from './project/files.js';
 import { callerOf, metaOf } from './storymap-access.js';
 
 /** The contract's content cap: the first 50,000 characters. */

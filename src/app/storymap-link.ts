@@ -2,7 +2,7 @@ import { mkdir, realpath } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { domainError } from '../commands/errors.js';
-import { isProjectFileError, readProjectFile, writeProjectFile } from './project-files.js';
+import { isProjectFileError, readProjectFile, writeProjectFile } from './project/files.js';
 
 /**
  * The link between a working directory and a story-map project: `.intentlog/config.json` in

@@ -4,7 +4,7 @@ import type { StoryStatus } from '../events/catalog/storymap.js';
 import type { BuildOrder, OrderRow } from '../projections/storymap-order.js';
 import { STORYMAP_STORIES, StoryMapKeys } from '../projections/storymap-stories.js';
 import type { MapView, StoryView } from '../projections/storymap-views.js';
-import { projectQueries } from '../projections/queries.js';
+import { projectQueries } from '../projections/project/queries.js';
 import type { App } from './app.js';
 import { buildDetail } from './storymap-build-reads.js';
 import { visionState, type StoryMapReads } from './storymap-read.js';

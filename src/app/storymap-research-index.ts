@@ -1,7 +1,7 @@
 import MiniSearch from 'minisearch';
 import type { DecisionView, MapView, StoryView } from '../projections/storymap-views.js';
 import type { App } from './app.js';
-import { lastProjectCursor } from './project-cursor.js';
+import { lastProjectCursor } from './project/cursor.js';
 import { storymap } from './storymap.js';
 
 /**

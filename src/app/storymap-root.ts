@@ -1,9 +1,9 @@
 import { hostname } from 'node:os';
 import { requireCapability } from '../commands/storymap/access.js';
 import type { Principal } from '../commands/principal.js';
-import { projectQueries } from '../projections/queries.js';
+import { projectQueries } from '../projections/project/queries.js';
 import type { App } from './app.js';
-import { canonicalRoot, rootHash } from './roots.js';
+import { canonicalRoot, rootHash } from './project/canonical-root.js';
 import { callerOf } from './storymap-access.js';
 
 /**

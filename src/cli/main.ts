@@ -49,7 +49,7 @@ const WITH_KERNEL: Record<string, Loader> = {
  * log alone. One line each, `name: async () => (await import('./commands/<file>.js')).<factory>`.
  */
 const WITHOUT_REGISTRY: Record<string, Loader> = {
-  token: async () => (await import('./commands/token.js')).tokenCommand,
+  token: async () => (await import('./project/token.js')).tokenCommand,
 };
 
 // `intentlog log | head` closes stdout early: that is the reader's choice, not an error.

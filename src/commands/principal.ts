@@ -1,4 +1,4 @@
-import { PrincipalRef } from '../events/catalog/project.js';
+import { PrincipalRef } from '../events/project/index.js';
 
 /**
  * Who is calling. Over HTTP a bearer token resolves to one; over stdio it is the local user

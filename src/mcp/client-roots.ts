@@ -1,4 +1,4 @@
-import { canonicalClientRoots } from '../app/project-roots.js';
+import { canonicalClientRoots } from '../app/project/roots.js';
 import type { CallInfo, ToolContext } from './tool.js';
 
 /** How long a client gets to answer `roots/list` before it counts as offering none. */

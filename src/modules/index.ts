@@ -1,5 +1,5 @@
 import { catalogOf, openApp, withProject, type AppOptions } from '../app/app.js';
-import { projectModule } from '../app/project-module.js';
+import { projectModule } from '../app/project/module.js';
 import type { Registry } from './define.js';
 import { governanceModule } from './governance.js';
 import { intentModule } from './intent.js';

@@ -13,14 +13,14 @@ import {
   storyBuildEvents,
   storymapEvents,
 } from '../events/catalog/storymap.js';
-import { webEvents } from '../events/catalog/web.js';
+import { webEvents } from '../events/project/sign-in.js';
 import { intentSnapshotProjector } from '../projections/intent-snapshot.js';
 import { missionsProjector } from '../projections/missions-desk.js';
 import { pendingActionsProjector } from '../projections/pending-actions.js';
 import { storyMapBuildOrderProjector } from '../projections/storymap-build-order.js';
 import { storyMapRunsProjector } from '../projections/storymap-runs.js';
 import { storyMapStoriesProjector } from '../projections/storymap-stories.js';
-import { webSignInProjector } from '../projections/web-sign-in.js';
+import { webSignInProjector } from '../projections/project/sign-in.js';
 import { workPackagesProjector } from '../projections/work-packages.js';
 
 /*

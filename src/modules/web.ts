@@ -1,5 +1,5 @@
 import { openCommand } from '../cli/commands/open.js';
-import { projectPages } from '../web/pages/projects.js';
+import { projectPages } from '../web/project/pages.js';
 import { auditPage } from '../web/pages/audit.js';
 import { intentTaskPage, intentTasksPage } from '../web/pages/intent.js';
 import { missionPage, missionsPage } from '../web/pages/missions.js';

@@ -1,5 +1,5 @@
 export * from './engine.js';
 export * from './engine-types.js';
 export * from './projector.js';
-export type { ProjectView } from './projects.js';
-export type { TokenView } from './tokens.js';
+export type { ProjectView } from './project/projects.js';
+export type { TokenView } from './project/tokens.js';

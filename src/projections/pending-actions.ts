@@ -8,7 +8,7 @@ import {
   WorkPackageIssued,
   WorkPackageResultSubmitted,
 } from '../events/catalog/governance.js';
-import type { Role } from '../events/catalog/project.js';
+import type { Role } from '../events/project/index.js';
 import type { LogEvent, ModelStore } from '../events/index.js';
 import { defineProjector, modelKey, type LogEventOf, type ModelTx } from './projector.js';
 

@@ -8,7 +8,7 @@ const FILES: Record<string, string> = {
 };
 
 // src/web/assets.ts and dist/web/assets.js are both two levels below the package root
-const root = fileURLToPath(new URL('../../web/', import.meta.url));
+const root = fileURLToPath(new URL('../../web', import.meta.url));
 const cache = new Map<string, Buffer>();
 
 /** GET /assets/<file>: one of the known files, cached in memory after the first read. */

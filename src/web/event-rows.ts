@@ -1,7 +1,7 @@
 import type { App } from '../app/app.js';
 import { owned } from '../app/owned-streams.js';
 import type { Principal } from '../commands/principal.js';
-import type { RoleSurface } from '../events/catalog/project.js';
+import type { RoleSurface } from '../events/project/index.js';
 import type { LogEvent } from '../events/index.js';
 
 /** One event as the timeline shows it (and as the live stream sends it). */

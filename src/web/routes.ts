@@ -10,7 +10,7 @@ import { liveStreams } from './live.js';
 import { matchPath, type Page, type PageContext } from './page.js';
 import { auditStream } from './pages/audit.js';
 import { clearedCookie, cookieSecret, csrfToken, sessionCookie, writeRefusal } from './session.js';
-import { signIn, type Session } from './sign-in.js';
+import { signIn, type Session } from './project/sign-in.js';
 import { parseTime, positionAtTime, timeOfPosition, timeTravel } from './time-travel.js';
 
 export type WebOptions = {

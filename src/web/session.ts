@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { sha256Hex } from '../events/index.js';
-import { SESSION_TTL_MS } from './sign-in.js';
+import { SESSION_TTL_MS } from './project/sign-in.js';
 
 /**
  * The session cookie. HttpOnly (no script reads it), SameSite=Strict (no other site's page sends

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import { deciderSpec } from './decider-spec.js';
 import { isDomainError, type ErrorCode } from '../../src/commands/errors.js';
 import type { Principal } from '../../src/commands/principal.js';
-import { projectDecider, type ProjectEvent } from '../../src/commands/project/project.js';
+import { projectDecider, type ProjectEvent } from '../../src/commands/project/index.js';
 
 const given = deciderSpec(projectDecider);
 

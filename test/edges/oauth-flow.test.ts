@@ -14,7 +14,7 @@ import { webConsentSession } from '../../src/cli/commands/serve.js';
 import { serveOverHttp } from '../../src/mcp/serve.js';
 import { resolveSurfaces } from '../../src/mcp/surfaces/index.js';
 import { modules, openIntentlog, surfacesOf } from '../../src/modules/index.js';
-import { signIn } from '../../src/web/sign-in.js';
+import { signIn } from '../../src/web/project/sign-in.js';
 import { silent } from '../mcp/harness.js';
 
 type Provider = OAuthClientProvider & { authUrl?: URL; saved?: Record<string, unknown> };

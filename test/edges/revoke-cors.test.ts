@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { App } from '../../src/app/app.js';
-import { oauth, s256 } from '../../src/app/oauth.js';
+import { oauth, s256 } from '../../src/app/project/oauth.js';
 import { webConsentSession } from '../../src/cli/commands/serve.js';
 import { SYSTEM } from '../../src/commands/principal.js';
 import { serveOverHttp } from '../../src/mcp/serve.js';

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import { deciderSpec } from '../commands/decider-spec.js';
-import type { Role } from '../../src/events/catalog/project.js';
+import type { Role } from '../../src/events/project/index.js';
 import { workPackageDecider } from '../../src/commands/governance/work-package.js';
 import type { WorkPackageCommand } from '../../src/commands/governance/work-package-state.js';
 import type { Caller } from '../../src/commands/governance/roles.js';

@@ -12,7 +12,7 @@ import {
   projectDecider,
   type Project,
   type ProjectEvent,
-} from '../../src/commands/project/project.js';
+} from '../../src/commands/project/index.js';
 import {
   evolveRootHolder,
   initialRootHolder,

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { callerOf } from '../../src/app/missions.js';
 import { missions } from '../../src/app/missions-service.js';
 import { canonicalRoot } from '../../src/app/missions-paths.js';
-import { rootHash } from '../../src/app/roots.js';
+import { rootHash } from '../../src/app/project/canonical-root.js';
 import { isDomainError } from '../../src/commands/errors.js';
 import { SYSTEM, type Principal } from '../../src/commands/principal.js';
 import { sha256Hex } from '../../src/events/codec.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { callerOf } from '../../src/app/missions.js';
 import { missions } from '../../src/app/missions-service.js';
-import { allowProjectRoots } from '../../src/app/project-roots.js';
+import { allowProjectRoots } from '../../src/app/project/roots.js';
 import { isDomainError } from '../../src/commands/errors.js';
 import { SYSTEM, type Principal } from '../../src/commands/principal.js';
 import { withMissions } from './harness.js';

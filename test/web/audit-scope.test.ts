@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { governance } from '../../src/app/governance.js';
-import type { ProjectView } from '../../src/projections/projects.js';
+import type { ProjectView } from '../../src/projections/project/projects.js';
 import { modelKeyPrefix } from '../../src/projections/projector.js';
 import { P, po } from '../governance/fixture.js';
 import { actor, csrfOf, getPage, postForm, withWeb, type Web } from './harness.js';

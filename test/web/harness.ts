@@ -4,7 +4,7 @@ import type { Principal } from '../../src/commands/principal.js';
 import { serveOverHttp } from '../../src/mcp/serve.js';
 import { resolveSurfaces } from '../../src/mcp/surfaces/index.js';
 import { modules, openIntentlog, pagesOf, surfacesOf } from '../../src/modules/index.js';
-import { signIn } from '../../src/web/sign-in.js';
+import { signIn } from '../../src/web/project/sign-in.js';
 import { webView } from '../../src/web/routes.js';
 import { silent } from '../mcp/harness.js';
 import { P, impl, pm, po, reviewer } from '../governance/fixture.js';

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import { deciderSpec } from '../commands/decider-spec.js';
 import type { Principal } from '../../src/commands/principal.js';
-import { signInDecider, type SignInEvent } from '../../src/commands/web/sign-in.js';
+import { signInDecider, type SignInEvent } from '../../src/commands/project/sign-in.js';
 import { withCode } from '../governance/fixture.js';
 
 const given = deciderSpec(signInDecider);

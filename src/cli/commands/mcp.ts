@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { allowProjectRoots } from '../../app/project-roots.js';
+import { allowProjectRoots } from '../../app/project/roots.js';
 import { SYSTEM, type Principal } from '../../commands/principal.js';
 import { stderrLogger } from '../../mcp/logger.js';
 import { serveOverStdio } from '../../mcp/stdio.js';

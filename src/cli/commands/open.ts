@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { SYSTEM, type Principal } from '../../commands/principal.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../../mcp/serve.js';
-import { signIn } from '../../web/sign-in.js';
+import { signIn } from '../../web/project/sign-in.js';
 import { action, appCommand, note, out, withApp, type AppFlags } from '../options.js';
 
 type OpenFlags = AppFlags & { actor?: string; url: string };

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Option, type Command } from 'commander';
 import type { App } from '../../app/app.js';
-import { allowProjectRoots } from '../../app/project-roots.js';
+import { allowProjectRoots } from '../../app/project/roots.js';
 import { connectInfo } from '../../mcp/connect-info.js';
 import { stderrLogger } from '../../mcp/logger.js';
 import { packageVersion } from '../../mcp/server.js';
@@ -17,7 +17,7 @@ import {
 import { resolveSurfaces } from '../../mcp/surfaces/index.js';
 import { webView } from '../../web/routes.js';
 import { cookieSecret, csrfToken } from '../../web/session.js';
-import { signIn } from '../../web/sign-in.js';
+import { signIn } from '../../web/project/sign-in.js';
 import type { ConsentSession } from '../../mcp/oauth/routes.js';
 import { registry } from '../registry.js';
 import { guardProcess } from '../guard.js';

@@ -1,8 +1,8 @@
 import type { EventLog } from '../../events/index.js';
 import { forbidden, notFound } from '../errors.js';
 import type { Principal } from '../principal.js';
-import type { Project } from '../project/project.js';
-import { loadProject } from '../project/project-commands.js';
+import type { Project } from '../project/index.js';
+import { loadProject } from '../project/commands.js';
 import type { Caller } from './roles.js';
 
 export type Access = { caller: Caller; project: Project };

@@ -1,4 +1,4 @@
-import type { Role } from '../../events/catalog/project.js';
+import type { Role } from '../../events/project/index.js';
 import { forbidden } from '../errors.js';
 
 /** Who is acting: an actor and the one role its active membership gives it (or SYSTEM). */

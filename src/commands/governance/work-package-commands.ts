@@ -2,7 +2,7 @@ import { newId, type EventLog } from '../../events/index.js';
 import type { GateOutcome, Verdict } from '../../events/catalog/governance.js';
 import type { CommandOutcome } from '../handler.js';
 import { notFound } from '../errors.js';
-import type { Project } from '../project/project.js';
+import type { Project } from '../project/index.js';
 import { resolveCaller, type Access } from './access.js';
 import type { Caller } from './roles.js';
 import { runGovernance, type GovernanceCall } from './run.js';

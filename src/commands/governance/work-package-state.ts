@@ -1,5 +1,5 @@
 import type { EventOf } from '../../events/index.js';
-import type { Role } from '../../events/catalog/project.js';
+import type { Role } from '../../events/project/index.js';
 import { invalidState, notFound } from '../errors.js';
 import type { Caller } from './roles.js';
 import type {

@@ -3,7 +3,7 @@ import type { ProjectMounted } from '../../events/catalog/missions.js';
 import { streamName } from '../../events/stream-name.js';
 import { SYSTEM_PROJECT } from '../ids.js';
 import { principalId, type Principal } from '../principal.js';
-import { projectDecider, roleOf, type Project, type ProjectEvent } from '../project/project.js';
+import { projectDecider, roleOf, type Project, type ProjectEvent } from '../project/index.js';
 import {
   claimRoot,
   evolveRootHolder,

@@ -1,5 +1,5 @@
 import type { EventOf } from '../../events/index.js';
-import type { RootClaimed, RootReleased } from '../../events/catalog/project.js';
+import type { RootClaimed, RootReleased } from '../../events/project/index.js';
 import { streamName } from '../../events/stream-name.js';
 import { conflict } from '../errors.js';
 import { SYSTEM_PROJECT } from '../ids.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Decider } from '@event-driven-io/emmett';
 import { sha256Hex, type EventOf } from '../../events/index.js';
-import type { TokenIssued, TokenRevoked } from '../../events/catalog/project.js';
+import type { TokenIssued, TokenRevoked } from '../../events/project/index.js';
 import { forbidden, invalidState, notFound } from '../errors.js';
 import type { Principal } from '../principal.js';
 

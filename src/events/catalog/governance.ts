@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEvent } from './define.js';
-import { Role } from './project.js';
+import { Role } from '../project/index.js';
 
 /**
  * The governance context (contracts/governance.md): work packages, their reviews, links and

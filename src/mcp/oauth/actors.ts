@@ -1,5 +1,5 @@
 import type { App } from '../../app/app.js';
-import type { ProjectView } from '../../projections/projects.js';
+import type { ProjectView } from '../../projections/project/projects.js';
 
 /** Every actor on any project's roster, sorted: the choices a SYSTEM session may grant. */
 export const knownActors = async (app: App): Promise<string[]> => {

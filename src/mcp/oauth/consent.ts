@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { App } from '../../app/app.js';
-import { oauth } from '../../app/oauth.js';
+import { oauth } from '../../app/project/oauth.js';
 import { SYSTEM, type Principal } from '../../commands/principal.js';
 import type { HttpRoute } from '../http/handler.js';
 import { MCP_PATH } from '../http/handler.js';

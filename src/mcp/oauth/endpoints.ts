@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { App } from '../../app/app.js';
-import { oauth } from '../../app/oauth.js';
+import { oauth } from '../../app/project/oauth.js';
 import { isDomainError } from '../../commands/errors.js';
 import type { HttpRoute } from '../http/handler.js';
 import { oauthError, REGISTER_PATH, REVOKE_PATH, TOKEN_PATH } from './metadata.js';

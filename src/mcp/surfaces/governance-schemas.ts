@@ -7,7 +7,7 @@ import {
   Verdict,
   WorkPackageStatus,
 } from '../../events/catalog/governance.js';
-import { Role } from '../../events/catalog/project.js';
+import { Role } from '../../events/project/index.js';
 import { SyncEnvelope } from '../../events/envelope.js';
 
 /** Argument and result schemas of the governance surface (contracts/governance.md). */

@@ -6,7 +6,7 @@ import {
   GateOutcome,
   Verdict,
 } from '../../events/catalog/governance.js';
-import { Role } from '../../events/catalog/project.js';
+import { Role } from '../../events/project/index.js';
 import type { AnyTool, Surface } from '../tool.js';
 import { mutation, query } from './governance-define.js';
 import * as S from './governance-schemas.js';

@@ -1,14 +1,14 @@
 import { WorkPackageStatus } from '../../events/catalog/governance.js';
 import { pendingActionQueries, type PendingAction } from '../../projections/pending-actions.js';
 import { modelKeyPrefix } from '../../projections/projector.js';
-import type { ProjectView } from '../../projections/projects.js';
+import type { ProjectView } from '../../projections/project/projects.js';
 import type { WorkPackageView } from '../../projections/work-packages.js';
 import { actionForm, textField } from '../forms.js';
 import { html, type Html } from '../html.js';
 import { definePage, liveRegion, type PageContext } from '../page.js';
 import { governanceActions, issueForm, packageForms } from './governance-forms.js';
 import { progressPage } from './progress.js';
-import { projectNotFound, projectOf } from './projects.js';
+import { projectNotFound, projectOf } from '../project/pages.js';
 
 const GOVERNANCE_MODELS = ['projects', 'work-packages', 'pending-actions'];
 

@@ -8,7 +8,7 @@ import {
 import { INTENT_SNAPSHOT } from '../../projections/intent-snapshot.js';
 import { href, html, type Html } from '../html.js';
 import { definePage, liveRegion, type PageContext } from '../page.js';
-import { mayView, projectNotFound } from './projects.js';
+import { mayView, projectNotFound } from '../project/pages.js';
 
 const MODELS = [INTENT_SNAPSHOT];
 

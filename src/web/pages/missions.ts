@@ -5,7 +5,7 @@ import type { Desk, Lease, Mission } from '../../commands/missions/desk-state.js
 import { foldAt } from '../fold-at.js';
 import { href, html, type Html } from '../html.js';
 import { definePage, liveRegion, type PageContext } from '../page.js';
-import { mayView, projectNotFound, projectsOf } from './projects.js';
+import { mayView, projectNotFound, projectsOf } from '../project/pages.js';
 
 const when = (at: string) =>
   html`<time datetime="${at}">${at.slice(0, 19).replace('T', ' ')}</time>`;

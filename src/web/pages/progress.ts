@@ -1,6 +1,6 @@
 import { html, type Html } from '../html.js';
 import { numbersTable, stepChart, type Series } from '../step-chart.js';
-import { mayView, projectNotFound } from './projects.js';
+import { mayView, projectNotFound } from '../project/pages.js';
 import { definePage, type PageContext } from '../page.js';
 
 type Point = { position: number; issued: number; accepted: number };

@@ -6,7 +6,7 @@ import { foldAt } from '../fold-at.js';
 import { href, html } from '../html.js';
 import { definePage, type PageContext } from '../page.js';
 import { numbersTable, stepChart, type Series } from '../step-chart.js';
-import { mayView, projectNotFound } from './projects.js';
+import { mayView, projectNotFound } from '../project/pages.js';
 
 type Point = { position: number; stories: number; built: number };
 

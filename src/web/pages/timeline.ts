@@ -1,5 +1,5 @@
 import { principalId } from '../../commands/principal.js';
-import type { ProjectView } from '../../projections/projects.js';
+import type { ProjectView } from '../../projections/project/projects.js';
 import { modelKeyPrefix } from '../../projections/projector.js';
 import {
   latestRows,

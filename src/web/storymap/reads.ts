@@ -10,7 +10,7 @@ import { STORYMAP_STORIES, StoryMapKeys } from '../../projections/storymap-stori
 import type { MapView } from '../../projections/storymap-views.js';
 import { html, type Html } from '../html.js';
 import type { PageContext, Rendered } from '../page.js';
-import { projectNotFound, projectOf } from '../pages/projects.js';
+import { projectNotFound, projectOf } from '../project/pages.js';
 
 /** The read models a story-map page reads (time travel rebuilds only these). */
 export const STORYMAP_MODELS = ['projects', STORYMAP_STORIES, STORYMAP_BUILD_ORDER];

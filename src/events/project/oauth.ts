@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineEvent } from './define.js';
-import { PrincipalRef } from './project.js';
+import { defineEvent } from '../catalog/define.js';
+import { PrincipalRef } from './index.js';
 
 /**
  * Sign-in for MCP hosts (the OAuth 2.1 authorization server of `intentlog serve`). Every

@@ -1,7 +1,7 @@
-import { SignInCodeIssued, SignInCodeRedeemed, SignInSignedOut } from '../events/catalog/web.js';
-import type { PrincipalRef } from '../events/catalog/project.js';
-import type { ModelStore } from '../events/index.js';
-import { defineProjector, modelKey } from './projector.js';
+import { SignInCodeIssued, SignInCodeRedeemed, SignInSignedOut } from '../../events/project/sign-in.js';
+import type { PrincipalRef } from '../../events/project/index.js';
+import type { ModelStore } from '../../events/index.js';
+import { defineProjector, modelKey } from '../projector.js';
 
 /** A sign-in code and the session it became; looked up by the hash of either secret. */
 export type SignInView = {

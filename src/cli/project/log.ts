@@ -1,9 +1,9 @@
-import { defaultDataDir } from '../app/data-dir.js';
-import { projectModule } from '../app/project-module.js';
-import type { writerProjections } from '../app/writer-projections.js';
-import { createCatalog } from '../events/catalog/catalog.js';
-import { openEventLog, type SharedEventLog } from '../events/open-log.js';
-import type { AppFlags } from './options.js';
+import { defaultDataDir } from '../../app/data-dir.js';
+import { projectModule } from '../../app/project/module.js';
+import type { writerProjections } from '../../app/writer-projections.js';
+import { createCatalog } from '../../events/catalog/catalog.js';
+import { openEventLog, type SharedEventLog } from '../../events/open-log.js';
+import type { AppFlags } from '../options.js';
 
 /** The ops a full writer serves for its read models (app/writer-projections.ts). */
 export type ReadModelOps = ReturnType<typeof writerProjections>['ops'];

@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { newId, sha256Hex, streamName, type AppendMeta } from '../events/index.js';
-import { runCommand, runMultiStreamCommand } from '../commands/handler.js';
-import { SYSTEM_PROJECT } from '../commands/ids.js';
-import { principalId, SYSTEM, type Principal } from '../commands/principal.js';
-import { tokenStream } from '../commands/project/project-commands.js';
-import { newTokenSecret } from '../commands/project/token.js';
+import { newId, sha256Hex, streamName, type AppendMeta } from '../../events/index.js';
+import { runCommand, runMultiStreamCommand } from '../../commands/handler.js';
+import { SYSTEM_PROJECT } from '../../commands/ids.js';
+import { principalId, SYSTEM, type Principal } from '../../commands/principal.js';
+import { tokenStream } from '../../commands/project/commands.js';
+import { newTokenSecret } from '../../commands/project/token.js';
 import {
   clientDecider,
   evolveOAuth,
@@ -18,9 +18,9 @@ import {
   type OAuthEvent,
   type OAuthState,
   type Renewal,
-} from '../commands/oauth/grant.js';
-import type { App } from './app.js';
-import { perApp } from './per-app.js';
+} from '../../commands/project/oauth-grant.js';
+import type { App } from '../app.js';
+import { perApp } from '../per-app.js';
 
 /** Lifetimes: a code is exchanged at once; an access token an hour; a refresh token 30 days. */
 export const CODE_TTL_MS = 2 * 60_000;

@@ -1,8 +1,8 @@
 import { realpath, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { Principal } from '../commands/principal.js';
-import type { App } from './app.js';
-import { isUnder } from './project-files.js';
+import type { Principal } from '../../commands/principal.js';
+import type { App } from '../app.js';
+import { isUnder } from './files.js';
 
 /**
  * Where a caller may name a project directory: only where the person running the server allows

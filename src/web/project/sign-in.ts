@@ -1,12 +1,12 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { App } from '../app/app.js';
-import { perApp } from '../app/per-app.js';
-import { runCommand } from '../commands/handler.js';
-import { SYSTEM_PROJECT } from '../commands/ids.js';
-import { SYSTEM, type Principal } from '../commands/principal.js';
-import { signInDecider, type SignInCommand } from '../commands/web/sign-in.js';
-import { newId, sha256Hex, streamName, SYSTEM_META } from '../events/index.js';
-import { WEB_SIGN_IN_MODEL, webSignInQueries } from '../projections/web-sign-in.js';
+import type { App } from '../../app/app.js';
+import { perApp } from '../../app/per-app.js';
+import { runCommand } from '../../commands/handler.js';
+import { SYSTEM_PROJECT } from '../../commands/ids.js';
+import { SYSTEM, type Principal } from '../../commands/principal.js';
+import { signInDecider, type SignInCommand } from '../../commands/project/sign-in.js';
+import { newId, sha256Hex, streamName, SYSTEM_META } from '../../events/index.js';
+import { WEB_SIGN_IN_MODEL, webSignInQueries } from '../../projections/project/sign-in.js';
 
 /** A printed code is good for ten minutes; a browser session for twelve hours. */
 export const CODE_TTL_MS = 10 * 60_000;

@@ -1,4 +1,4 @@
-import type { EventLog } from '../events/index.js';
+import type { EventLog } from '../../events/index.js';
 
 /**
  * The cursor of a project's newest event (0: none yet): where an index kept in memory, built

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineEvent } from './define.js';
-import { PrincipalRef } from './project.js';
+import { defineEvent } from '../catalog/define.js';
+import { PrincipalRef } from './index.js';
 
 /**
  * The web view's sign-in (docs/web.md): a one-time code printed by `intentlog open` becomes a

@@ -1,5 +1,5 @@
-import type { RoleSurface } from '../../events/catalog/project.js';
-import type { ProjectView } from '../../projections/projects.js';
+import type { RoleSurface } from '../../events/project/index.js';
+import type { ProjectView } from '../../projections/project/projects.js';
 import { modelKeyPrefix } from '../../projections/projector.js';
 import { visibleProjects } from '../event-rows.js';
 import { href, html } from '../html.js';

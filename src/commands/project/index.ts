@@ -9,7 +9,7 @@ import {
   type RootBound,
   type RootUnbound,
   type SurfaceRole,
-} from '../../events/catalog/project.js';
+} from '../../events/project/index.js';
 import { forbidden, invalidArgument, invalidState, notFound } from '../errors.js';
 import { principalId, type Principal } from '../principal.js';
 

@@ -4,7 +4,7 @@ import type {
   SignInCodeIssued,
   SignInCodeRedeemed,
   SignInSignedOut,
-} from '../../events/catalog/web.js';
+} from '../../events/project/sign-in.js';
 import { forbidden, invalidState, notFound } from '../errors.js';
 import type { Principal } from '../principal.js';
 

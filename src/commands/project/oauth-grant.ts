@@ -5,9 +5,9 @@ import type {
   OAuthCodeIssued,
   OAuthGrantRenewed,
   OAuthGrantRevoked,
-} from '../../events/catalog/oauth.js';
+} from '../../events/project/oauth.js';
 import { domainError, invalidState } from '../errors.js';
-import { tokenDecider, type Token, type TokenEvent } from '../project/token.js';
+import { tokenDecider, type Token, type TokenEvent } from './token.js';
 
 /**
  * OAuth grants (RFC 6749 with PKCE, as OAuth 2.1 and the MCP authorization spec profile it).

@@ -1,7 +1,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
-import { invalidArgument } from '../commands/errors.js';
-import { sha256Hex } from '../events/index.js';
+import { invalidArgument } from '../../commands/errors.js';
+import { sha256Hex } from '../../events/index.js';
 
 /** Windows UNC (`\\server\share`) and device (`\\.\`, `\\?\`) namespaces: never local roots. */
 const NOT_LOCAL = /^(\\\\|\/\/)/;

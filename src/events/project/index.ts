@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { addVersion, defineEvent } from './define.js';
+import { addVersion, defineEvent } from '../catalog/define.js';
 
 /** The project context: the aggregate every surface shares (DESIGN "One project, one log"). */
 export const Role = z.enum([

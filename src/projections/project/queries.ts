@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { ModelStore } from '../events/index.js';
-import type { PrincipalRef } from '../events/catalog/project.js';
-import { sha256Hex } from '../events/index.js';
+import type { ModelStore } from '../../events/index.js';
+import type { PrincipalRef } from '../../events/project/index.js';
+import { sha256Hex } from '../../events/index.js';
 import { ProjectKeys, type ProjectView, type RosterEntry } from './projects.js';
 import { TokenKeys, type TokenView } from './tokens.js';
 

@@ -1,10 +1,10 @@
-import { OAuthGrantRevoked } from '../events/catalog/oauth.js';
+import { OAuthGrantRevoked } from '../../events/project/oauth.js';
 import {
   TokenIssued,
   TokenRevoked,
   type PrincipalRef as Principal,
-} from '../events/catalog/project.js';
-import { defineProjector, modelKey, type ModelTx } from './projector.js';
+} from '../../events/project/index.js';
+import { defineProjector, modelKey, type ModelTx } from '../projector.js';
 
 /** Access tokens by hash (for authentication) and by id (for listing and revocation). */
 export type TokenView = {

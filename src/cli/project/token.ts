@@ -1,8 +1,8 @@
 import { Command, Option } from 'commander';
 import { SYSTEM, type Principal } from '../../commands/principal.js';
-import { tokenCommands } from '../../commands/project/project-commands.js';
+import { tokenCommands } from '../../commands/project/commands.js';
 import type { TokenView } from '../../projections/index.js';
-import { withProjectLog } from '../project-log.js';
+import { withProjectLog } from './log.js';
 import { action, appCommand, cliId, note, out, withApp, type AppFlags } from '../options.js';
 
 type CreateFlags = AppFlags & { system?: boolean; actor?: string; label?: string };
@@ -56,7 +56,7 @@ const revoke = (): Command =>
           await app.waitFor(await app.tokens.revoke(tokenId, SYSTEM), ['tokens']);
           // a token a host got by signing in: its grant goes too, or the host would refresh
           const grant = (await app.tokens.list()).find((t) => t.token_id === tokenId)?.grant_id;
-          const { oauth } = await import('../../app/oauth.js');
+          const { oauth } = await import('../../app/project/oauth.js');
           if (grant) await oauth(app).revokeGrant(grant, SYSTEM);
           note(`revoked ${tokenId}${grant ? ` and its sign-in grant ${grant}` : ''}`);
         });

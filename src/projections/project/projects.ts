@@ -4,8 +4,8 @@ import {
   RootBound,
   RootUnbound,
   type RoleSurface,
-} from '../events/catalog/project.js';
-import { defineProjector, modelKey, type LogEventOf } from './projector.js';
+} from '../../events/project/index.js';
+import { defineProjector, modelKey, type LogEventOf } from '../projector.js';
 
 /** A member as rosters show it: its role on each surface it takes part in. */
 export type RosterEntry = {

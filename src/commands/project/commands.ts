@@ -1,5 +1,5 @@
 import { streamName, type AppendMeta, type EventLog } from '../../events/index.js';
-import type { RoleSurface } from '../../events/catalog/project.js';
+import type { RoleSurface } from '../../events/project/index.js';
 import { runCommand, runMultiStreamCommand, type CommandOutcome } from '../handler.js';
 import { SYSTEM_PROJECT } from '../ids.js';
 import { principalId, type Principal } from '../principal.js';
@@ -20,7 +20,7 @@ import {
   type Project,
   type ProjectCommand,
   type RoleGrant,
-} from './project.js';
+} from './index.js';
 import { newTokenSecret, tokenDecider, tokenHash, type TokenCommand } from './token.js';
 import { newId } from '../../events/index.js';
 
