@@ -3,7 +3,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { chromium, type Page } from 'playwright-core';
-import { governance } from '../src/app/governance.js';
+import { governance } from '../src/app/governance/index.js';
 import type { App } from '../src/app/app.js';
 import { serveOverHttp } from '../src/mcp/serve.js';
 import { resolveSurfaces } from '../src/mcp/surfaces/index.js';

@@ -1,6 +1,6 @@
-import { syncCommand } from '../cli/commands/sync.js';
-import { governanceSurface } from '../mcp/surfaces/governance.js';
-import { governancePages } from '../web/pages/governance.js';
+import { syncCommand } from '../cli/governance/sync.js';
+import { governanceSurface } from '../mcp/governance/index.js';
+import { governancePages } from '../web/governance/index.js';
 import { defineModule } from './define.js';
 import { governanceKernel } from './kernel.js';
 

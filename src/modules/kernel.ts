@@ -3,7 +3,7 @@ import { missionsArtifactFindings } from '../app/missions-service.js';
 import type { KernelModule } from '../app/kernel-module.js';
 import { HOOK_OP } from '../app/intent-hook-wire.js';
 import { hookOp } from '../app/intent-hooks.js';
-import { governanceEvents } from '../events/catalog/governance.js';
+import { governanceEvents } from '../events/governance/index.js';
 import { intentEvents } from '../events/catalog/intent.js';
 import { missionsEvents } from '../events/catalog/missions.js';
 import {
@@ -16,12 +16,12 @@ import {
 import { webEvents } from '../events/project/sign-in.js';
 import { intentSnapshotProjector } from '../projections/intent-snapshot.js';
 import { missionsProjector } from '../projections/missions-desk.js';
-import { pendingActionsProjector } from '../projections/pending-actions.js';
+import { pendingActionsProjector } from '../projections/governance/pending-actions.js';
 import { storyMapBuildOrderProjector } from '../projections/storymap-build-order.js';
 import { storyMapRunsProjector } from '../projections/storymap-runs.js';
 import { storyMapStoriesProjector } from '../projections/storymap-stories.js';
 import { webSignInProjector } from '../projections/project/sign-in.js';
-import { workPackagesProjector } from '../projections/work-packages.js';
+import { workPackagesProjector } from '../projections/governance/work-packages.js';
 
 /*
  * Each context's part below the surfaces: its events and read models. The module of each

@@ -1,5 +1,5 @@
 import type { Surface } from '../mcp/tool.js';
-import { governanceSurface } from '../mcp/surfaces/governance.js';
+import { governanceSurface } from '../mcp/governance/index.js';
 import { intentSurface } from '../mcp/surfaces/intent.js';
 import { missionsSurface } from '../mcp/surfaces/missions.js';
 import { storyMapSurface } from '../mcp/surfaces/storymap.js';

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { cliIn, withDataDir } from '../cli/cli-harness.js';
-import { governanceSurface } from '../../src/mcp/surfaces/governance.js';
+import { governanceSurface } from '../../src/mcp/governance/index.js';
 import { systemSurface } from '../../src/mcp/surfaces/system.js';
 import { intentlog, resultOf, root, stdioClient } from './harness.js';
 

@@ -9,7 +9,7 @@ import {
   type OAuthClientProvider,
 } from '@modelcontextprotocol/client';
 import type { App } from '../../src/app/app.js';
-import { governance } from '../../src/app/governance.js';
+import { governance } from '../../src/app/governance/index.js';
 import { webConsentSession } from '../../src/cli/commands/serve.js';
 import { serveOverHttp } from '../../src/mcp/serve.js';
 import { resolveSurfaces } from '../../src/mcp/surfaces/index.js';

@@ -1,4 +1,4 @@
-import { governance } from '../../src/app/governance.js';
+import { governance } from '../../src/app/governance/index.js';
 import type { App } from '../../src/app/app.js';
 import { openIntentlog } from '../../src/modules/index.js';
 import type { GovernanceCall } from '../../src/commands/governance/run.js';

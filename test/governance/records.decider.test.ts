@@ -12,7 +12,7 @@ import {
   type EscalationEvent,
 } from '../../src/commands/governance/escalation.js';
 import type { Caller } from '../../src/commands/governance/roles.js';
-import type { DecisionKind, WorkPackageStatus } from '../../src/events/catalog/governance.js';
+import type { DecisionKind, WorkPackageStatus } from '../../src/events/governance/index.js';
 import { architect, impl, lead, P, pa, pm, po, reviewer, system, withCode } from './fixture.js';
 
 describe('decision: record_decision', () => {

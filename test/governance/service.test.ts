@@ -1,4 +1,4 @@
-import { governance } from '../../src/app/governance.js';
+import { governance } from '../../src/app/governance/index.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { as, codeOf, principal, toSubmitted, withGovernance } from './app-harness.js';

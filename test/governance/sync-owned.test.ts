@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { App } from '../../src/app/app.js';
-import { governance } from '../../src/app/governance.js';
+import { governance } from '../../src/app/governance/index.js';
 import { SYSTEM, type Principal } from '../../src/commands/principal.js';
 import { olivia, withSharedProject } from '../hardening/intent-owners.js';
 

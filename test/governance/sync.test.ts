@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { governance, SYNC_PAGE_MAX } from '../../src/app/governance.js';
+import { governance, SYNC_PAGE_MAX } from '../../src/app/governance/index.js';
 import { as, codeOf, principal, withGovernance } from './app-harness.js';
 import { impl, P, pm, reviewer } from './fixture.js';
 

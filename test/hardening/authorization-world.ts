@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import type { App } from '../../src/app/app.js';
-import { governance } from '../../src/app/governance.js';
+import { governance } from '../../src/app/governance/index.js';
 import { storymap } from '../../src/app/storymap.js';
 import { writeLink } from '../../src/app/storymap-link.js';
 import { runs } from '../../src/app/storymap-runs.js';

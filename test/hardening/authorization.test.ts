@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { storymap } from '../../src/app/storymap.js';
 import { NO_PROJECT } from '../../src/app/storymap-access.js';
 import { SYSTEM } from '../../src/commands/principal.js';
-import { governanceSurface } from '../../src/mcp/surfaces/governance.js';
+import { governanceSurface } from '../../src/mcp/governance/index.js';
 import { storyMapLocalSurface } from '../../src/mcp/surfaces/storymap-local.js';
 import { storyMapSurface } from '../../src/mcp/surfaces/storymap.js';
 import { systemSurface } from '../../src/mcp/surfaces/system.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { App } from '../../src/app/app.js';
-import { governance } from '../../src/app/governance.js';
+import { governance } from '../../src/app/governance/index.js';
 import { SYSTEM, type Principal } from '../../src/commands/principal.js';
 import { intentClient, openAt, userSource, withDir } from '../intent/harness.js';
 

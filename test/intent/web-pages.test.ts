@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { governance } from '../../src/app/governance.js';
+import { governance } from '../../src/app/governance/index.js';
 import { SYSTEM } from '../../src/commands/principal.js';
 import { getPage, serveWeb } from '../web/harness.js';
 import { alice, bob, intentClient, openAt, userSource, withDir } from './harness.js';

@@ -6,7 +6,7 @@ import { openIntentlog } from '../../src/modules/index.js';
 import { isDomainError } from '../../src/commands/errors.js';
 import type { Principal } from '../../src/commands/principal.js';
 import { encode } from '../../src/events/index.js';
-import { governance } from '../../src/app/governance.js';
+import { governance } from '../../src/app/governance/index.js';
 
 const projects = fc.constantFrom('p1', 'p2', 'p:3/x');
 const actors = fc.constantFrom('a1', 'a2', 'a3');

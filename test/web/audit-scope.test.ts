@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { governance } from '../../src/app/governance.js';
+import { governance } from '../../src/app/governance/index.js';
 import type { ProjectView } from '../../src/projections/project/projects.js';
 import { modelKeyPrefix } from '../../src/projections/projector.js';
 import { P, po } from '../governance/fixture.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { governance } from '../../src/app/governance.js';
+import { governance } from '../../src/app/governance/index.js';
 import { P, po } from '../governance/fixture.js';
 import { axeViolations, browserSkip, launch } from './browser.js';
 import { actor, withWeb } from './harness.js';

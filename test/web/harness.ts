@@ -1,4 +1,4 @@
-import { governance } from '../../src/app/governance.js';
+import { governance } from '../../src/app/governance/index.js';
 import type { App } from '../../src/app/app.js';
 import type { Principal } from '../../src/commands/principal.js';
 import { serveOverHttp } from '../../src/mcp/serve.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { governance } from '../../src/app/governance.js';
+import { governance } from '../../src/app/governance/index.js';
 import { parseTime, positionAtTime } from '../../src/web/time-travel.js';
 import { P, po } from '../governance/fixture.js';
 import { actor, getPage, withWeb } from './harness.js';

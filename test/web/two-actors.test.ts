@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { governance } from '../../src/app/governance.js';
+import { governance } from '../../src/app/governance/index.js';
 import { storymap } from '../../src/app/storymap.js';
 import { SYSTEM } from '../../src/commands/principal.js';
 import { P, po } from '../governance/fixture.js';

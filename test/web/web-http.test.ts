@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { governance } from '../../src/app/governance.js';
+import { governance } from '../../src/app/governance/index.js';
 import { P, po } from '../governance/fixture.js';
 import { issueToken, JSON_HEADERS } from '../mcp/http-harness.js';
 import { actor, csrfOf, getPage, postForm, withWeb, type Web } from './harness.js';

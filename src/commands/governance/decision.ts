@@ -1,6 +1,6 @@
 import type { Decider } from '@event-driven-io/emmett';
 import type { EventOf } from '../../events/index.js';
-import type { DecisionKind, DecisionRecorded } from '../../events/catalog/governance.js';
+import type { DecisionKind, DecisionRecorded } from '../../events/governance/index.js';
 import { invalidState, notFound } from '../errors.js';
 import { requireRole, Roles, type Caller } from './roles.js';
 

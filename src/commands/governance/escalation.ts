@@ -4,7 +4,7 @@ import type {
   EscalationRaised,
   EscalationResolved,
   EscalationTarget,
-} from '../../events/catalog/governance.js';
+} from '../../events/governance/index.js';
 import { invalidState, notFound } from '../errors.js';
 import { requireRole, Roles, type Caller } from './roles.js';
 

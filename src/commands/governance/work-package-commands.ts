@@ -1,5 +1,5 @@
 import { newId, type EventLog } from '../../events/index.js';
-import type { GateOutcome, Verdict } from '../../events/catalog/governance.js';
+import type { GateOutcome, Verdict } from '../../events/governance/index.js';
 import type { CommandOutcome } from '../handler.js';
 import { notFound } from '../errors.js';
 import type { Project } from '../project/index.js';

@@ -14,7 +14,7 @@ import type {
   WorkPackageClaimed,
   WorkPackageResultSubmitted,
   WorkPackageStatus,
-} from '../../events/catalog/governance.js';
+} from '../../events/governance/index.js';
 
 /**
  * The work package aggregate as its stream folds it. Reviews, links and the gate live in the

@@ -1,5 +1,5 @@
 import type { Decider } from '@event-driven-io/emmett';
-import type { WorkPackageStatus } from '../../events/catalog/governance.js';
+import type { WorkPackageStatus } from '../../events/governance/index.js';
 import { forbidden, invalidState } from '../errors.js';
 import { linkArtifact, linkCommit } from './links.js';
 import { approvalOf, requestReview, submitReview } from './review.js';

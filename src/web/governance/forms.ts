@@ -1,6 +1,6 @@
-import { GateOutcome, Verdict } from '../../events/catalog/governance.js';
-import { governanceSurface } from '../../mcp/surfaces/governance.js';
-import type { ReviewView, WorkPackageView } from '../../projections/work-packages.js';
+import { GateOutcome, Verdict } from '../../events/governance/index.js';
+import { governanceSurface } from '../../mcp/governance/index.js';
+import type { ReviewView, WorkPackageView } from '../../projections/governance/work-packages.js';
 import { actionForm, selectField, textField, toolAction } from '../forms.js';
 import { html, type Html } from '../html.js';
 import type { PageContext } from '../page.js';

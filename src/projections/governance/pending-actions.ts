@@ -7,10 +7,10 @@ import {
   WorkPackageClaimed,
   WorkPackageIssued,
   WorkPackageResultSubmitted,
-} from '../events/catalog/governance.js';
-import type { Role } from '../events/project/index.js';
-import type { LogEvent, ModelStore } from '../events/index.js';
-import { defineProjector, modelKey, type LogEventOf, type ModelTx } from './projector.js';
+} from '../../events/governance/index.js';
+import type { Role } from '../../events/project/index.js';
+import type { LogEvent, ModelStore } from '../../events/index.js';
+import { defineProjector, modelKey, type LogEventOf, type ModelTx } from '../projector.js';
 
 /** Something a member should do next, and the tool that does it. */
 export type PendingAction = {

@@ -11,9 +11,9 @@ import {
   type GateOutcome,
   type Verdict,
   type WorkPackageStatus,
-} from '../events/catalog/governance.js';
-import type { ModelStore } from '../events/index.js';
-import { defineProjector, modelKey, type LogEventOf } from './projector.js';
+} from '../../events/governance/index.js';
+import type { ModelStore } from '../../events/index.js';
+import { defineProjector, modelKey, type LogEventOf } from '../projector.js';
 
 /** A work package as `get_work_package` shows it: the command result's fields plus times. */
 export type ReviewView = {

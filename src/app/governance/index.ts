@@ -1,18 +1,18 @@
-import { invalidArgument, notFound } from '../commands/errors.js';
-import { resolveCaller } from '../commands/governance/access.js';
-import { governanceCommands } from '../commands/governance/governance-commands.js';
-import type { GovernanceCall } from '../commands/governance/run.js';
-import type { Principal } from '../commands/principal.js';
-import { projectCommands } from '../commands/project/commands.js';
-import type { Role } from '../events/project/index.js';
-import { toSyncEnvelope, type EventLog } from '../events/index.js';
-import type { WaitOptions } from '../projections/engine-types.js';
-import type { App } from './app.js';
-import { ownedStreams } from './owned-streams.js';
-import { perApp } from './per-app.js';
-import { pendingActionQueries } from '../projections/pending-actions.js';
-import { projectQueries } from '../projections/project/queries.js';
-import { workPackageQueries } from '../projections/work-packages.js';
+import { invalidArgument, notFound } from '../../commands/errors.js';
+import { resolveCaller } from '../../commands/governance/access.js';
+import { governanceCommands } from '../../commands/governance/commands.js';
+import type { GovernanceCall } from '../../commands/governance/run.js';
+import type { Principal } from '../../commands/principal.js';
+import { projectCommands } from '../../commands/project/commands.js';
+import type { Role } from '../../events/project/index.js';
+import { toSyncEnvelope, type EventLog } from '../../events/index.js';
+import type { WaitOptions } from '../../projections/engine-types.js';
+import type { App } from '../app.js';
+import { ownedStreams } from '../owned-streams.js';
+import { perApp } from '../per-app.js';
+import { pendingActionQueries } from '../../projections/governance/pending-actions.js';
+import { projectQueries } from '../../projections/project/queries.js';
+import { workPackageQueries } from '../../projections/governance/work-packages.js';
 
 /** The most events one `sync_since` page returns (contracts/governance.md). */
 export const SYNC_PAGE_MAX = 500;

@@ -6,7 +6,7 @@ import {
   GateOutcome,
   Verdict,
   WorkPackageStatus,
-} from '../../events/catalog/governance.js';
+} from '../../events/governance/index.js';
 import { Role } from '../../events/project/index.js';
 import { SyncEnvelope } from '../../events/envelope.js';
 

@@ -1,10 +1,10 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { App } from '../../app/app.js';
-import { SYNC_PAGE_MAX } from '../../app/governance.js';
+import { SYNC_PAGE_MAX } from '../../app/governance/index.js';
 import { SYSTEM } from '../../commands/principal.js';
 import { action, appCommand, note, out, position, withApp, type AppFlags } from '../options.js';
-import { governance } from '../../app/governance.js';
+import { governance } from '../../app/governance/index.js';
 import { stopSignal } from '../stop-signal.js';
 
 type SyncFlags = AppFlags & {

@@ -5,12 +5,12 @@ import {
   EscalationTarget,
   GateOutcome,
   Verdict,
-} from '../../events/catalog/governance.js';
+} from '../../events/governance/index.js';
 import { Role } from '../../events/project/index.js';
 import type { AnyTool, Surface } from '../tool.js';
-import { mutation, query } from './governance-define.js';
-import * as S from './governance-schemas.js';
-import { governance } from '../../app/governance.js';
+import { mutation, query } from './define.js';
+import * as S from './schemas.js';
+import { governance } from '../../app/governance/index.js';
 
 /**
  * The governance surface (contracts/governance.md): 18 tools, each a row of this table; each

@@ -4,7 +4,7 @@ import type { CommandOutcome } from '../../commands/handler.js';
 import type { GovernanceCall } from '../../commands/governance/run.js';
 import type { Principal } from '../../commands/principal.js';
 import { Annotations, defineTool, type AnyTool } from '../tool.js';
-import * as S from './governance-schemas.js';
+import * as S from './schemas.js';
 
 /**
  * The two kinds of row in a project-scoped surface's table. A mutation runs one command and

@@ -1,12 +1,12 @@
-import { WorkPackageStatus } from '../../events/catalog/governance.js';
-import { pendingActionQueries, type PendingAction } from '../../projections/pending-actions.js';
+import { WorkPackageStatus } from '../../events/governance/index.js';
+import { pendingActionQueries, type PendingAction } from '../../projections/governance/pending-actions.js';
 import { modelKeyPrefix } from '../../projections/projector.js';
 import type { ProjectView } from '../../projections/project/projects.js';
-import type { WorkPackageView } from '../../projections/work-packages.js';
+import type { WorkPackageView } from '../../projections/governance/work-packages.js';
 import { actionForm, textField } from '../forms.js';
 import { html, type Html } from '../html.js';
 import { definePage, liveRegion, type PageContext } from '../page.js';
-import { governanceActions, issueForm, packageForms } from './governance-forms.js';
+import { governanceActions, issueForm, packageForms } from './forms.js';
 import { progressPage } from './progress.js';
 import { projectNotFound, projectOf } from '../project/pages.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvent } from './define.js';
+import { defineEvent } from '../catalog/define.js';
 import { Role } from '../project/index.js';
 
 /**

@@ -3,7 +3,7 @@ import type {
   DecisionKind,
   EscalationTarget,
   WorkPackageStatus,
-} from '../../events/catalog/governance.js';
+} from '../../events/governance/index.js';
 import { resolveCaller } from './access.js';
 import { baselineDecider, type Baseline } from './baseline.js';
 import { decisionDecider, type Decision } from './decision.js';
