@@ -13,7 +13,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import pino from 'pino';
-import { storymap } from '../src/app/storymap.js';
+import { storymap } from '../src/app/storymap/index.js';
 import { SYSTEM } from '../src/commands/principal.js';
 import { serveOverHttp } from '../src/mcp/serve.js';
 import { modules, openIntentlog, surfacesOf } from '../src/modules/index.js';

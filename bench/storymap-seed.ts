@@ -5,9 +5,9 @@
  * form a DAG (each story depends on earlier ones), at most `edges` of them.
  */
 import type { App } from '../src/app/app.js';
-import { storymap } from '../src/app/storymap.js';
+import { storymap } from '../src/app/storymap/index.js';
 import type { Principal } from '../src/commands/principal.js';
-import type { OrderRow } from '../src/projections/storymap-order.js';
+import type { OrderRow } from '../src/projections/storymap/order.js';
 
 export type SeedOptions = {
   stories: number;

@@ -11,11 +11,11 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import pino from 'pino';
-import { storymap } from '../src/app/storymap.js';
+import { storymap } from '../src/app/storymap/index.js';
 import { SYSTEM, type Principal } from '../src/commands/principal.js';
 import { serveOverHttp } from '../src/mcp/serve.js';
 import { modules, openIntentlog, surfacesOf } from '../src/modules/index.js';
-import { STORYMAP_BUILD_ORDER } from '../src/projections/storymap-build-order.js';
+import { STORYMAP_BUILD_ORDER } from '../src/projections/storymap/build-order.js';
 import { fmt, median, percentile } from './stats.js';
 import { newMap } from './storymap-seed.js';
 

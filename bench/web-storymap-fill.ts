@@ -1,5 +1,5 @@
 import type { App } from '../src/app/app.js';
-import { storymap } from '../src/app/storymap.js';
+import { storymap } from '../src/app/storymap/index.js';
 import { SYSTEM } from '../src/commands/principal.js';
 import { newMap } from './storymap-seed.js';
 

@@ -12,14 +12,14 @@ import {
   sessionEvents,
   storyBuildEvents,
   storymapEvents,
-} from '../events/catalog/storymap.js';
+} from '../events/storymap/index.js';
 import { webEvents } from '../events/project/sign-in.js';
 import { intentSnapshotProjector } from '../projections/intent-snapshot.js';
 import { missionsProjector } from '../projections/missions-desk.js';
 import { pendingActionsProjector } from '../projections/governance/pending-actions.js';
-import { storyMapBuildOrderProjector } from '../projections/storymap-build-order.js';
-import { storyMapRunsProjector } from '../projections/storymap-runs.js';
-import { storyMapStoriesProjector } from '../projections/storymap-stories.js';
+import { storyMapBuildOrderProjector } from '../projections/storymap/build-order.js';
+import { storyMapRunsProjector } from '../projections/storymap/runs.js';
+import { storyMapStoriesProjector } from '../projections/storymap/stories.js';
 import { webSignInProjector } from '../projections/project/sign-in.js';
 import { workPackagesProjector } from '../projections/governance/work-packages.js';
 

@@ -1,7 +1,7 @@
-import { founderCommand } from '../cli/commands/founder.js';
-import { storymapCommand } from '../cli/commands/storymap.js';
-import { storyMapSurface } from '../mcp/surfaces/storymap.js';
-import { storyMapLocalSurface } from '../mcp/surfaces/storymap-local.js';
+import { founderCommand } from '../cli/storymap/founder.js';
+import { storymapCommand } from '../cli/storymap/index.js';
+import { storyMapSurface } from '../mcp/storymap/index.js';
+import { storyMapLocalSurface } from '../mcp/storymap/local.js';
 import { defineModule } from './define.js';
 import { storymapKernel } from './kernel.js';
 

@@ -2,8 +2,8 @@ import type { Surface } from '../mcp/tool.js';
 import { governanceSurface } from '../mcp/governance/index.js';
 import { intentSurface } from '../mcp/surfaces/intent.js';
 import { missionsSurface } from '../mcp/surfaces/missions.js';
-import { storyMapSurface } from '../mcp/surfaces/storymap.js';
-import { storyMapLocalSurface } from '../mcp/surfaces/storymap-local.js';
+import { storyMapSurface } from '../mcp/storymap/index.js';
+import { storyMapLocalSurface } from '../mcp/storymap/local.js';
 import { systemSurface } from '../mcp/surfaces/system.js';
 
 /*

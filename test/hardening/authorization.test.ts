@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { storymap } from '../../src/app/storymap.js';
-import { NO_PROJECT } from '../../src/app/storymap-access.js';
+import { storymap } from '../../src/app/storymap/index.js';
+import { NO_PROJECT } from '../../src/app/storymap/access.js';
 import { SYSTEM } from '../../src/commands/principal.js';
 import { governanceSurface } from '../../src/mcp/governance/index.js';
-import { storyMapLocalSurface } from '../../src/mcp/surfaces/storymap-local.js';
-import { storyMapSurface } from '../../src/mcp/surfaces/storymap.js';
+import { storyMapLocalSurface } from '../../src/mcp/storymap/local.js';
+import { storyMapSurface } from '../../src/mcp/storymap/index.js';
 import { systemSurface } from '../../src/mcp/surfaces/system.js';
 import type { Surface } from '../../src/mcp/tool.js';
 import {

@@ -3,11 +3,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { storymap } from '../../src/app/storymap.js';
-import { storymapBuild } from '../../src/app/storymap-build.js';
-import { storymapBuildIndex } from '../../src/app/storymap-build-index.js';
+import { storymap } from '../../src/app/storymap/index.js';
+import { storymapBuild } from '../../src/app/storymap/build.js';
+import { storymapBuildIndex } from '../../src/app/storymap/build-index.js';
 import type { Principal } from '../../src/commands/principal.js';
-import { isFinished } from '../../src/projections/storymap-order.js';
+import { isFinished } from '../../src/projections/storymap/order.js';
 import { openIntentlog } from '../../src/modules/index.js';
 import { VISION } from './session.js';
 

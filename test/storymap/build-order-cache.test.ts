@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { storymap } from '../../src/app/storymap.js';
-import { getBuildOrder } from '../../src/app/storymap-queries.js';
+import { storymap } from '../../src/app/storymap/index.js';
+import { getBuildOrder } from '../../src/app/storymap/queries.js';
 import { SYSTEM } from '../../src/commands/principal.js';
 import { resolveSurfaces } from '../../src/mcp/surfaces/index.js';
 import { modules, surfacesOf } from '../../src/modules/index.js';

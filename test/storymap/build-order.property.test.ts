@@ -3,8 +3,8 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { isDomainError } from '../../src/commands/errors.js';
 import { decideUpdateStories } from '../../src/commands/storymap/update-stories.js';
-import { emptyRow } from '../../src/projections/storymap-build-order.js';
-import { buildOrder, type OrderRow } from '../../src/projections/storymap-order.js';
+import { emptyRow } from '../../src/projections/storymap/build-order.js';
+import { buildOrder, type OrderRow } from '../../src/projections/storymap/order.js';
 import { baseMap, editor, mapOf, storyCreated, storyOf } from './fixture.js';
 
 const STATUSES = ['todo', 'in_progress', 'done', 'approved', 'needs_rework'] as const;

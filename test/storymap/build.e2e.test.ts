@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { storymapBuild } from '../../src/app/storymap-build.js';
+import { storymapBuild } from '../../src/app/storymap/build.js';
 import { fiona, withBuildServer } from './build-harness.js';
 import { agentSession, ok, refused } from './session.js';
 

@@ -3,7 +3,7 @@
  * (stateful HTTP: each client its own Mcp-Session-Id) for docs/storymap.md:
  * `npx tsx test/storymap/capture-build-docs.ts --write`.
  */
-import { storymapBuild } from '../../src/app/storymap-build.js';
+import { storymapBuild } from '../../src/app/storymap/build.js';
 import type { Call } from './session.js';
 import { fiona, withBuildServer } from './build-harness.js';
 import { agentSession } from './session.js';

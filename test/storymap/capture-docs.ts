@@ -2,7 +2,7 @@
  * Captures a real request and response of every story-map tool from a running server (HTTP,
  * /mcp/storymap) for docs/storymap.md: `npx tsx test/storymap/capture-docs.ts --write`.
  */
-import { storymap } from '../../src/app/storymap.js';
+import { storymap } from '../../src/app/storymap/index.js';
 import { withApp } from '../mcp/harness.js';
 import { captured, fiona, publish, withStorymapHttp } from './capture.js';
 import { VISION } from './session.js';

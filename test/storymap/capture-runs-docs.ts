@@ -2,7 +2,7 @@
  * Captures real requests and responses of the run and extra tools for docs/storymap.md:
  * `npx tsx test/storymap/capture-runs-docs.ts --write`.
  */
-import { runs } from '../../src/app/storymap-runs.js';
+import { runs } from '../../src/app/storymap/runs.js';
 import { withApp } from '../mcp/harness.js';
 import { captured, fiona, publish, withStorymapHttp } from './capture.js';
 import { VISION } from './session.js';

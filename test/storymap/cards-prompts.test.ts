@@ -10,7 +10,7 @@ import {
   cardMeta,
   storyCardOf,
   withCard,
-} from '../../src/mcp/surfaces/storymap-cards.js';
+} from '../../src/mcp/storymap/cards.js';
 import { connect, withApp } from '../mcp/harness.js';
 import { seedProject, withLinkedRoot } from './local-fixture.js';
 import { callOf, ok } from './session.js';

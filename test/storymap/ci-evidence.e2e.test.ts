@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { importJunit } from '../../src/app/storymap-ci.js';
-import { storymap } from '../../src/app/storymap.js';
+import { importJunit } from '../../src/app/storymap/ci.js';
+import { storymap } from '../../src/app/storymap/index.js';
 import { fiona, withBuildServer } from './build-harness.js';
 import { junitXml } from './ci-report.js';
 import { agentSession, ok, type Call } from './session.js';

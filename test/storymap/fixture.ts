@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { isDomainError } from '../../src/commands/errors.js';
 import type { Caller } from '../../src/commands/storymap/access.js';
-import type { Criterion } from '../../src/events/catalog/storymap.js';
+import type { Criterion } from '../../src/events/storymap/index.js';
 import {
   evolveMap,
   initialMap,

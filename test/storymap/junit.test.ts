@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { isDomainError } from '../../src/commands/errors.js';
 import { caseMatches, ciResultsFor } from '../../src/commands/storymap/ci.js';
 import { parseJunit, type JunitCase } from '../../src/commands/storymap/junit.js';
-import type { StoryTest } from '../../src/events/catalog/storymap.js';
+import type { StoryTest } from '../../src/events/storymap/index.js';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../fixtures/junit/${name}`, import.meta.url), 'utf8');

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { findLink, writeLink } from '../../src/app/storymap-link.js';
+import { findLink, writeLink } from '../../src/app/storymap/link.js';
 import { DomainError } from '../../src/commands/errors.js';
 
 const withDir = async (body: (dir: string) => Promise<void>) => {

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { App } from '../../src/app/app.js';
-import { writeLink } from '../../src/app/storymap-link.js';
+import { writeLink } from '../../src/app/storymap/link.js';
 import { modules, surfacesOf } from '../../src/modules/index.js';
 import { resolveSurfaces } from '../../src/mcp/surfaces/index.js';
 import { connect } from '../mcp/harness.js';

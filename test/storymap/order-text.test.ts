@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { buildOrderText } from '../../src/mcp/surfaces/storymap-order-text.js';
+import { buildOrderText } from '../../src/mcp/storymap/order-text.js';
 
 const story = (n: number, over: Record<string, unknown> = {}) => ({
   id: `00000000-0000-4000-8000-00000000000${n}`,

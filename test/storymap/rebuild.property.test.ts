@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { App } from '../../src/app/app.js';
-import { storymap } from '../../src/app/storymap.js';
+import { storymap } from '../../src/app/storymap/index.js';
 import { isDomainError } from '../../src/commands/errors.js';
 import { SYSTEM } from '../../src/commands/principal.js';
 import { encode } from '../../src/events/index.js';
@@ -12,8 +12,8 @@ import {
   rowPrefix,
   STORYMAP_BUILD_ORDER,
   type StoredRow,
-} from '../../src/projections/storymap-build-order.js';
-import { STORYMAP_STORIES } from '../../src/projections/storymap-stories.js';
+} from '../../src/projections/storymap/build-order.js';
+import { STORYMAP_STORIES } from '../../src/projections/storymap/stories.js';
 import { VISION } from './session.js';
 
 const ref = fc.constantFrom('PB-1', 'PB-2', 'PB-3', 'PB-4', '#1');

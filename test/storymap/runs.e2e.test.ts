@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { runs } from '../../src/app/storymap-runs.js';
+import { runs } from '../../src/app/storymap/runs.js';
 import type { Principal } from '../../src/commands/principal.js';
 import { serveOverHttp } from '../../src/mcp/serve.js';
 import { resolveSurfaces } from '../../src/mcp/surfaces/index.js';

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { storymap } from '../../src/app/storymap.js';
+import { storymap } from '../../src/app/storymap/index.js';
 import { SYSTEM } from '../../src/commands/principal.js';
 import { modules, surfacesOf } from '../../src/modules/index.js';
 import { resolveSurfaces } from '../../src/mcp/surfaces/index.js';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { storymap } from '../../src/app/storymap.js';
-import { storymapBuild } from '../../src/app/storymap-build.js';
+import { storymap } from '../../src/app/storymap/index.js';
+import { storymapBuild } from '../../src/app/storymap/build.js';
 import { SYSTEM } from '../../src/commands/principal.js';
 import { axeViolations, browserSkip, launch } from './browser.js';
 import { withWeb } from './harness.js';

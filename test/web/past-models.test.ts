@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { replayModels } from '../../src/app/audit-models.js';
-import { storymap } from '../../src/app/storymap.js';
+import { storymap } from '../../src/app/storymap/index.js';
 import { SYSTEM } from '../../src/commands/principal.js';
 import { encode, type ModelStore } from '../../src/events/index.js';
 import { openIntentlog } from '../../src/modules/index.js';

@@ -1,6 +1,6 @@
 import type { App } from '../../src/app/app.js';
-import { storymap } from '../../src/app/storymap.js';
-import { storymapBuild } from '../../src/app/storymap-build.js';
+import { storymap } from '../../src/app/storymap/index.js';
+import { storymapBuild } from '../../src/app/storymap/build.js';
 import { SYSTEM } from '../../src/commands/principal.js';
 
 export const VISION = {

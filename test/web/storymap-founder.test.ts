@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { STORYMAP_STORIES, StoryMapKeys } from '../../src/projections/storymap-stories.js';
-import type { StoryView } from '../../src/projections/storymap-views.js';
-import { storymap } from '../../src/app/storymap.js';
-import { runs } from '../../src/app/storymap-runs.js';
+import { STORYMAP_STORIES, StoryMapKeys } from '../../src/projections/storymap/stories.js';
+import type { StoryView } from '../../src/projections/storymap/views.js';
+import { storymap } from '../../src/app/storymap/index.js';
+import { runs } from '../../src/app/storymap/runs.js';
 import { csrfOf, getPage, postForm, withWeb, type Web } from './harness.js';
 import { agentAtWork, photoBook } from './storymap-fixture.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { csrfOf, getPage, postForm, withWeb } from './harness.js';
 import { photoBook } from './storymap-fixture.js';
-import { storymap } from '../../src/app/storymap.js';
+import { storymap } from '../../src/app/storymap/index.js';
 
 const text = async (r: Response) => {
   const body = await r.text();

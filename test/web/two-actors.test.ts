@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { governance } from '../../src/app/governance/index.js';
-import { storymap } from '../../src/app/storymap.js';
+import { storymap } from '../../src/app/storymap/index.js';
 import { SYSTEM } from '../../src/commands/principal.js';
 import { P, po } from '../governance/fixture.js';
 import { actor, csrfOf, getPage, postForm, withWeb, type Web } from './harness.js';

@@ -1,4 +1,4 @@
-import type { Claim } from '../../events/catalog/storymap-build-record.js';
+import type { Claim } from '../../events/storymap/build-record.js';
 import { conflict, invalidArgument, invalidState } from '../errors.js';
 import { requireCapability, type Caller } from './access.js';
 import { BUILT } from './story.js';

@@ -1,4 +1,4 @@
-import type { CriterionStatus, StoryTest } from '../../events/catalog/storymap.js';
+import type { CriterionStatus, StoryTest } from '../../events/storymap/index.js';
 import { invalidArgument, notFound } from '../errors.js';
 import { requireCapability, type Caller } from './access.js';
 import { decideStart, on, refuseCancelled, TO_BUILD, type SessionRef } from './build-claim.js';

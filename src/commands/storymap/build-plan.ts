@@ -1,5 +1,5 @@
-import type { PlanConflict, PlanStep } from '../../events/catalog/storymap.js';
-import { type Plan } from '../../events/catalog/storymap-build-record.js';
+import type { PlanConflict, PlanStep } from '../../events/storymap/index.js';
+import { type Plan } from '../../events/storymap/build-record.js';
 import { invalidArgument, invalidState, notFound } from '../errors.js';
 import { requireCapability, storyMapError, type Caller } from './access.js';
 import { on, refuseCancelled } from './build-claim.js';

@@ -1,4 +1,4 @@
-import type { MapEvent, SessionEvent } from '../../events/catalog/storymap.js';
+import type { MapEvent, SessionEvent } from '../../events/storymap/index.js';
 import { streamName, type AppendMeta, type EventLog } from '../../events/index.js';
 import { invalidState } from '../errors.js';
 import { runMultiStreamCommand, type CommandOutcome, type CommandStream } from '../handler.js';

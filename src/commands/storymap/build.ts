@@ -1,5 +1,5 @@
 import type { Decider } from '@event-driven-io/emmett';
-import { prNumber } from '../../events/catalog/storymap-build-fold.js';
+import { prNumber } from './build-fold.js';
 import { invalidArgument, notFound } from '../errors.js';
 import { requireCapability, type Caller } from './access.js';
 import {

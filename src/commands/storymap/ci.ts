@@ -1,4 +1,4 @@
-import type { CiStatus, StoryTest } from '../../events/catalog/storymap.js';
+import type { CiStatus, StoryTest } from '../../events/storymap/index.js';
 import { requireCapability, type Caller } from './access.js';
 import { on } from './build-claim.js';
 import type { CaseStatus, JunitCase } from './junit.js';

@@ -1,4 +1,4 @@
-import type { Effort, StoryPriority } from '../../events/catalog/storymap.js';
+import type { Effort, StoryPriority } from '../../events/storymap/index.js';
 
 /** What the score reads of a story: its own words, its criteria, its place in the graph. */
 export type ComplexityInput = {

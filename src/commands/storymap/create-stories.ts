@@ -1,4 +1,4 @@
-import type { Criterion, Effort, StoryPriority } from '../../events/catalog/storymap.js';
+import type { Criterion, Effort, StoryPriority } from '../../events/storymap/index.js';
 import { invalidArgument } from '../errors.js';
 import { requireCapability, storyMapError, type Caller } from './access.js';
 import { DEFAULT_ACTIVITY, type BatchEvents } from './batch.js';

@@ -3,7 +3,7 @@ import {
   VerificationMethod,
   type Criterion,
   type Verification,
-} from '../../events/catalog/storymap.js';
+} from '../../events/storymap/index.js';
 import { invalidArgument } from '../errors.js';
 
 /** A criterion as the caller gave it, normalised; the id comes when it is written. */

@@ -1,5 +1,5 @@
 import type { Decider } from '@event-driven-io/emmett';
-import type { DesignEvent, DesignKind } from '../../events/catalog/storymap.js';
+import type { DesignEvent, DesignKind } from '../../events/storymap/index.js';
 import { streamName } from '../../events/index.js';
 import { invalidArgument, notFound } from '../errors.js';
 import { requireCapability, type Caller } from './access.js';

@@ -1,4 +1,4 @@
-import type { DecisionCategory, MapEvent, VisionKey } from '../../events/catalog/storymap.js';
+import type { DecisionCategory, MapEvent, VisionKey } from '../../events/storymap/index.js';
 import { streamName } from '../../events/index.js';
 import { PersistentMap } from './persistent-map.js';
 

@@ -1,5 +1,5 @@
 import type { Decider } from '@event-driven-io/emmett';
-import type { DecisionCategory, VisionKey } from '../../events/catalog/storymap.js';
+import type { DecisionCategory, VisionKey } from '../../events/storymap/index.js';
 import { invalidArgument, invalidState, notFound } from '../errors.js';
 import { requireCapability, type Caller } from './access.js';
 import {

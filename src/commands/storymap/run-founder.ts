@@ -1,5 +1,5 @@
 import type { Decider } from '@event-driven-io/emmett';
-import type { RunOnFailure } from '../../events/catalog/storymap.js';
+import type { RunOnFailure } from '../../events/storymap/index.js';
 import { conflict, invalidArgument, invalidState, notFound } from '../errors.js';
 import { requireCapability, type Caller } from './access.js';
 import {

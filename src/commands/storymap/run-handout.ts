@@ -1,4 +1,4 @@
-import type { RunEvent, StoryEvent } from '../../events/catalog/storymap.js';
+import type { RunEvent, StoryEvent } from '../../events/storymap/index.js';
 import type { AppendMeta, EventLog } from '../../events/index.js';
 import { runMultiStreamCommand, type CommandOutcome, type CommandStream } from '../handler.js';
 import { requireCapability, type Caller } from './access.js';

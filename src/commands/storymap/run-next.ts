@@ -1,4 +1,4 @@
-import type { StoryStatus } from '../../events/catalog/storymap.js';
+import type { StoryStatus } from '../../events/storymap/index.js';
 import type { RunState } from './run-state.js';
 
 /** What the hand-out needs to know of a story (the run's from their streams, others from the map). */

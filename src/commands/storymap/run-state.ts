@@ -1,4 +1,4 @@
-import type { RunEvent, RunOnFailure } from '../../events/catalog/storymap.js';
+import type { RunEvent, RunOnFailure } from '../../events/storymap/index.js';
 import { streamName } from '../../events/index.js';
 
 export type { RunEvent };

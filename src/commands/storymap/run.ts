@@ -1,4 +1,4 @@
-import type { MapEvent, StoryEvent } from '../../events/catalog/storymap.js';
+import type { MapEvent, StoryEvent } from '../../events/storymap/index.js';
 import type { AppendMeta, EventLog } from '../../events/index.js';
 import {
   runMultiStreamCommand,

@@ -4,9 +4,9 @@ import type {
   StoryEvent,
   StoryPriority,
   StoryStatus,
-} from '../../events/catalog/storymap.js';
-import { evolveBuild } from '../../events/catalog/storymap-build-fold.js';
-import { initialBuild, type BuildRecord } from '../../events/catalog/storymap-build-record.js';
+} from '../../events/storymap/index.js';
+import { evolveBuild } from './build-fold.js';
+import { initialBuild, type BuildRecord } from '../../events/storymap/build-record.js';
 
 export type { StoryEvent };
 

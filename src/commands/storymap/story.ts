@@ -1,5 +1,5 @@
 import type { Decider } from '@event-driven-io/emmett';
-import type { Criterion, StoryPriority } from '../../events/catalog/storymap.js';
+import type { Criterion, StoryPriority } from '../../events/storymap/index.js';
 import { invalidArgument, invalidState, notFound } from '../errors.js';
 import { requireCapability, storyMapError, type Caller } from './access.js';
 import { sameWording } from './criteria.js';

@@ -1,4 +1,4 @@
-import type { StoryChanges, StoryStatus } from '../../events/catalog/storymap.js';
+import type { StoryChanges, StoryStatus } from '../../events/storymap/index.js';
 import { invalidArgument, notFound } from '../errors.js';
 import { requireCapability, storyMapError, type Caller } from './access.js';
 import { findActivity, type BatchEvents } from './batch.js';

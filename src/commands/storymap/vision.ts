@@ -1,4 +1,4 @@
-import { VisionKey } from '../../events/catalog/storymap.js';
+import { VisionKey } from '../../events/storymap/index.js';
 import { invalidArgument } from '../errors.js';
 import type { MapState } from './map-state.js';
 import { parseReport, reportUsers } from './report.js';

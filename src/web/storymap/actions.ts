@@ -1,6 +1,6 @@
-import { storymap } from '../../app/storymap.js';
+import { storymap } from '../../app/storymap/index.js';
 import { invalidArgument, isDomainError, type ErrorCode } from '../../commands/errors.js';
-import { storyMapSurface } from '../../mcp/surfaces/storymap.js';
+import { storyMapSurface } from '../../mcp/storymap/index.js';
 import { actionForm } from '../forms.js';
 import { html, type Html } from '../html.js';
 import type { ActionOutcome, PageContext } from '../page.js';

@@ -1,5 +1,5 @@
-import { feedbackPoint, storymapBuild } from '../../app/storymap-build.js';
-import type { Blocker, Handoff } from '../../events/catalog/storymap-build-record.js';
+import { feedbackPoint, storymapBuild } from '../../app/storymap/build.js';
+import type { Blocker, Handoff } from '../../events/storymap/build-record.js';
 import { actionForm, fieldId } from '../forms.js';
 import { html, type Html } from '../html.js';
 import type { PageContext } from '../page.js';

@@ -1,5 +1,5 @@
 import dagre from '@dagrejs/dagre';
-import type { OrderedStory } from '../../projections/storymap-order.js';
+import type { OrderedStory } from '../../projections/storymap/order.js';
 import { html, type Html } from '../html.js';
 
 const NODE = { width: 150, height: 44 };

@@ -1,13 +1,13 @@
-import type { OrderRow } from '../../projections/storymap-order.js';
-import { buildOrder, type BuildOrder } from '../../projections/storymap-order.js';
+import type { OrderRow } from '../../projections/storymap/order.js';
+import { buildOrder, type BuildOrder } from '../../projections/storymap/order.js';
 import {
   orderRow,
   rowPrefix,
   STORYMAP_BUILD_ORDER,
   type StoredRow,
-} from '../../projections/storymap-build-order.js';
-import { STORYMAP_STORIES, StoryMapKeys } from '../../projections/storymap-stories.js';
-import type { MapView } from '../../projections/storymap-views.js';
+} from '../../projections/storymap/build-order.js';
+import { STORYMAP_STORIES, StoryMapKeys } from '../../projections/storymap/stories.js';
+import type { MapView } from '../../projections/storymap/views.js';
 import { html, type Html } from '../html.js';
 import type { PageContext, Rendered } from '../page.js';
 import { projectNotFound, projectOf } from '../project/pages.js';

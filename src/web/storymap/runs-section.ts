@@ -1,6 +1,6 @@
-import { runs } from '../../app/storymap-runs.js';
+import { runs } from '../../app/storymap/runs.js';
 import { invalidArgument } from '../../commands/errors.js';
-import { RunKeys, STORYMAP_RUNS, type RunView } from '../../projections/storymap-runs.js';
+import { RunKeys, STORYMAP_RUNS, type RunView } from '../../projections/storymap/runs.js';
 import { actionForm, fieldId, selectField, textField } from '../forms.js';
 import { html, type Html } from '../html.js';
 import type { PageContext } from '../page.js';

@@ -1,0 +1,254 @@
+import { evolveBuild } from '../../commands/storymap/build-fold.js';
+import { initialBuild, type BuildRecord } from '../../events/storymap/build-record.js';
+import {
+  mapEvents,
+  storyBuildEvents,
+  storyEvents,
+  type Criterion,
+  type StoryChanges,
+} from '../../events/storymap/index.js';
+import {
+  defineProjector,
+  modelKey,
+  modelKeyPrefix,
+  type LogEventOf,
+  type ModelTx,
+} from '../projector.js';
+import { criterionEvidence } from './evidence.js';
+import { flag, foldMap, newMap } from './map-view.js';
+import type { CriterionView, MapView, StoryView } from './views.js';
+
+export const STORYMAP_STORIES = 'storymap.stories';
+
+export const StoryMapKeys = {
+  map: (projectId: string) => modelKey('map', projectId),
+  mapPrefix: modelKeyPrefix('map'),
+  story: (projectId: string, storyId: string) => modelKey('story', projectId, storyId),
+  storyPrefix: (projectId: string) => modelKeyPrefix('story', projectId),
+};
+
+const events = [...mapEvents, ...storyEvents, ...storyBuildEvents] as const;
+type Folded = LogEventOf<(typeof events)[number]>;
+type Of<T extends Folded['type']> = Extract<Folded, { type: T }>;
+
+const criterionView = ({ criterion_id, ...c }: Criterion, tests = 0): CriterionView => ({
+  id: criterion_id,
+  ...c,
+  last_result: null,
+  test_count: tests,
+  ci_regressed: false,
+});
+
+const newStory = ({ data: d, created_at }: Of<'story.created'>, version: number): StoryView => ({
+  id: d.story_id,
+  project_id: d.project_id,
+  key: d.key,
+  title: d.title,
+  status: 'todo',
+  activity: d.activity,
+  user_story: { as_a: d.as_a, i_want: d.i_want, so_that: d.so_that },
+  priority: d.priority,
+  effort: d.effort,
+  release: d.release_order,
+  sort_order: null,
+  build_sequence: null,
+  depends_on: [],
+  version,
+  acceptance_criteria: [],
+  notes: null,
+  implementation_summary: null,
+  implemented_files: [],
+  implemented_at: null,
+  cancelled_at: null,
+  cancellation_reason: null,
+  spec_changed_since_built: false,
+  ci_regressed: false,
+  tests_predate_code: false,
+  created_at,
+  updated_at: created_at,
+  record: {
+    created_by: d.by,
+    marked_ready_by: null,
+    marked_ready_at: null,
+    built_by: null,
+    built_at: null,
+    approved_by: null,
+    approved_at: null,
+  },
+  history: [],
+  build: initialBuild(),
+});
+
+const built = (v: StoryView) => v.status === 'done' || v.status === 'approved';
+/** A spec change on a built story: its criteria or title moved after it was built. */
+const specMoved = (v: StoryView): StoryView => ({
+  ...v,
+  spec_changed_since_built: built(v) || v.spec_changed_since_built,
+});
+
+const revise = (
+  v: StoryView,
+  { as_a, i_want, so_that, release_order, ...c }: StoryChanges,
+  at: string,
+): StoryView => {
+  const user_story = {
+    as_a: as_a ?? v.user_story.as_a,
+    i_want: i_want ?? v.user_story.i_want,
+    so_that: so_that ?? v.user_story.so_that,
+  };
+  const fields = Object.fromEntries(Object.entries(c).filter(([, x]) => x !== undefined));
+  const next = { ...v, ...fields, user_story, release: release_order ?? v.release };
+  if (c.implementation_summary !== undefined || c.implemented_files !== undefined)
+    next.implemented_at = at;
+  return c.title !== undefined ? specMoved(next) : next;
+};
+
+const statusChanged = (
+  v: StoryView,
+  { data: d, created_at: at }: Of<'story.status_changed'>,
+): StoryView => {
+  const record = { ...v.record };
+  if (d.to === 'ready_for_dev')
+    Object.assign(record, { marked_ready_by: d.by, marked_ready_at: at });
+  if (d.to === 'done') Object.assign(record, { built_by: d.by, built_at: at });
+  if (d.to === 'approved') Object.assign(record, { approved_by: d.by, approved_at: at });
+  const history = [...v.history, { from: d.from, to: d.to, by: d.by, via: d.via, at }];
+  const spec_changed_since_built = d.to === 'done' ? false : v.spec_changed_since_built;
+  return { ...v, status: d.to, record, history, spec_changed_since_built };
+};
+
+const foldStory = (v: StoryView, e: Exclude<Folded, Of<'story.created'>>): StoryView => {
+  switch (e.type) {
+    case 'story.revised':
+      return revise(v, e.data.changes, e.created_at);
+    case 'story.status_changed':
+      return statusChanged(v, e);
+    case 'story.cancelled':
+      return { ...v, cancelled_at: e.created_at, cancellation_reason: e.data.reason };
+    case 'story.uncancelled':
+      return { ...v, cancelled_at: null, cancellation_reason: null, status: e.data.status };
+    case 'story.note_added':
+      return { ...v, notes: v.notes ? `${v.notes}\n\n${e.data.note}` : e.data.note };
+    case 'criteria.added':
+      return specMoved({
+        ...v,
+        acceptance_criteria: [
+          ...v.acceptance_criteria,
+          ...e.data.criteria.map((c) => criterionView(c)),
+        ],
+      });
+    case 'criterion.updated': {
+      const { criterion_id, text, priority } = e.data;
+      const acceptance_criteria = v.acceptance_criteria.map((c) =>
+        c.id !== criterion_id
+          ? c
+          : { ...c, ...(text !== undefined ? { text } : {}), ...(priority ? { priority } : {}) },
+      );
+      return specMoved({ ...v, acceptance_criteria });
+    }
+    case 'criteria.replaced':
+      return specMoved({ ...v, acceptance_criteria: e.data.criteria.map((c) => criterionView(c)) });
+    case 'storymap.story_indexed':
+      return { ...v, title: e.data.title };
+    case 'storymap.dependencies_set':
+      return { ...v, depends_on: e.data.depends_on };
+    case 'storymap.build_sequence_set':
+      return { ...v, build_sequence: e.data.build_sequence };
+    case 'story.completed':
+      // the time it was decided at (the app's clock), as results' times are: they are compared
+      return {
+        ...v,
+        implementation_summary: e.data.summary,
+        implemented_files: e.data.implemented_files,
+        implemented_at: e.data.at,
+      };
+    default:
+      return v;
+  }
+};
+
+/** Each criterion's latest result, how many tests prove it and what CI says, from the record. */
+const withResults = (v: StoryView, build: BuildRecord): StoryView => {
+  const evidence = v.acceptance_criteria.map((c) => criterionEvidence(v, build, c.id));
+  return {
+    ...v,
+    build,
+    acceptance_criteria: v.acceptance_criteria.map((c, i) => ({
+      ...c,
+      last_result: build.results[c.id] ?? null,
+      test_count: build.tests.filter((t) => t.criterion_ids.includes(c.id)).length,
+      ci_regressed: evidence[i]!.ci_regressed,
+    })),
+    ci_regressed: evidence.some((e) => e.ci_regressed),
+    tests_predate_code: evidence.some((e) => e.tests_predate_code),
+  };
+};
+
+const isMapEvent = (e: Folded): e is Extract<Folded, { type: `storymap.${string}` }> =>
+  e.type.startsWith('storymap.');
+
+const storyIdOf = (e: Folded): string | undefined =>
+  e.type === 'storymap.decision_logged' || !('story_id' in e.data) ? undefined : e.data.story_id;
+
+/**
+ * The evidence beside the criteria (`withResults`) is a function of the criteria, the status,
+ * the implementation time, the build time and the build record: when none of them moved (a
+ * note, a revised title, ...), the view's evidence is still right and is not worked out again.
+ */
+const sameEvidence = (before: StoryView, after: StoryView, build: BuildRecord): boolean =>
+  build === before.build &&
+  after.acceptance_criteria === before.acceptance_criteria &&
+  after.status === before.status &&
+  after.implemented_at === before.implemented_at &&
+  after.record.built_at === before.record.built_at;
+
+/**
+ * One event into its story's view: one new view per event, built by `foldStory` (or
+ * `withResults`) and finished in place before it is stored. A stored view is never changed.
+ */
+const applyToStory = async (e: Folded, storyId: string, tx: ModelTx) => {
+  const key = StoryMapKeys.story(e.data.project_id, storyId);
+  if (e.type === 'story.created') {
+    tx.put(key, newStory(e, e.stream_version));
+    return undefined;
+  }
+  const view = await tx.get<StoryView>(key);
+  if (!view) return undefined;
+  const folded = foldStory(view, e);
+  // a map event (the story's index entry, its dependencies) leaves the version and the record
+  if (isMapEvent(e)) {
+    tx.put(key, folded);
+    return folded;
+  }
+  const build = evolveBuild(view.build, e);
+  const next = !sameEvidence(view, folded, build)
+    ? withResults(folded, build)
+    : folded === view
+      ? { ...view }
+      : folded;
+  next.build = build;
+  next.version = e.stream_version;
+  next.updated_at = e.created_at;
+  tx.put(key, next);
+  return next;
+};
+
+/**
+ * The map view and one view per story. Pure folds of the log, so a rebuild equals the model
+ * kept live. The map's last_activity_at moves with every event of the project's map.
+ */
+export const storyMapStoriesProjector = defineProjector({
+  name: STORYMAP_STORIES,
+  version: 3,
+  events,
+  async apply(e, tx) {
+    const storyId = storyIdOf(e);
+    const story = storyId === undefined ? undefined : await applyToStory(e, storyId, tx);
+    const key = StoryMapKeys.map(e.data.project_id);
+    if (e.type === 'storymap.created') return tx.put(key, newMap(e));
+    const map = await tx.get<MapView>(key);
+    if (!map) return;
+    const folded = isMapEvent(e) ? foldMap(map, e) : map;
+    tx.put(key, { ...flag(folded, story), last_activity_at: e.created_at });
+  },
+});
