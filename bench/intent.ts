@@ -8,10 +8,10 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { intentOf } from '../src/app/intent.js';
-import { canonicalRoot, rootHash } from '../src/app/intent-root.js';
+import { intentOf } from '../src/app/intent/index.js';
+import { canonicalRoot, rootHash } from '../src/app/intent/root.js';
 import { SYSTEM } from '../src/commands/principal.js';
-import type { ClaimBody } from '../src/events/catalog/intent.js';
+import type { ClaimBody } from '../src/events/intent/index.js';
 import { openIntentlog } from '../src/modules/index.js';
 import { fmt, median, percentile } from './stats.js';
 

@@ -3,11 +3,11 @@ import { isAbsolute } from 'node:path';
 import type { Route, TaskCommand } from '../commands/intent/task.js';
 import { SYSTEM } from '../commands/principal.js';
 import { sha256Hex } from '../events/index.js';
-import type { IntentTaskHead } from '../projections/intent-snapshot.js';
+import type { IntentTaskHead } from '../projections/intent/snapshot.js';
 import type { App } from './app.js';
-import { intentOf, markerHash } from './intent.js';
-import { canonicalRoot, rootHash } from './intent-root.js';
-import { hookCallOf, type HookEvent, type HookInput, type HookOutput } from './intent-hook-wire.js';
+import { intentOf, markerHash } from './intent/index.js';
+import { canonicalRoot, rootHash } from './intent/root.js';
+import { hookCallOf, type HookEvent, type HookInput, type HookOutput } from './intent/hook-wire.js';
 
 /**
  * What the intent Hooks do (contracts/intent.md, "Hook-only command surface"). Hooks never call
@@ -21,7 +21,7 @@ export {
   type HookEvent,
   type HookInput,
   type HookOutput,
-} from './intent-hook-wire.js';
+} from './intent/hook-wire.js';
 
 const CONTEXT_MAX = 20;
 

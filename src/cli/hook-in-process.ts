@@ -1,6 +1,6 @@
 import { openApp } from '../app/app.js';
 import { runHook } from '../app/intent-hooks.js';
-import type { HookCall, HookOutput } from '../app/intent-hook-wire.js';
+import type { HookCall, HookOutput } from '../app/intent/hook-wire.js';
 import { kernelModules } from '../modules/kernel.js';
 
 /**

@@ -7,7 +7,7 @@ import {
   type HookCall,
   type HookEvent,
   type HookOutput,
-} from '../app/intent-hook-wire.js';
+} from '../app/intent/hook-wire.js';
 import { askWriter } from './hook-writer.js';
 import { lightFlags } from './light-flags.js';
 

@@ -1,5 +1,5 @@
 import { createConnection } from 'node:net';
-import { hookOutputOf, HOOK_OP, type HookCall, type HookOutput } from '../app/intent-hook-wire.js';
+import { hookOutputOf, HOOK_OP, type HookCall, type HookOutput } from '../app/intent/hook-wire.js';
 import { Packr } from 'msgpackr/pack';
 import { PACK_OPTIONS } from '../events/pack-options.js';
 import { framing } from '../events/remote/frame-format.js';

@@ -34,7 +34,7 @@ const WITH_SURFACES: Record<string, Loader> = { mcp: KERNEL.mcp! };
  * `hook` runs on every prompt, so it loads only its file and that.
  */
 const WITH_KERNEL: Record<string, Loader> = {
-  hook: async () => (await import('./commands/hook.js')).hookCommand,
+  hook: async () => (await import('./intent/hook.js')).hookCommand,
   log: async () => (await import('./commands/log.js')).logCommand,
   export: async () => (await import('./commands/export.js')).exportCommand,
   projections: async () => (await import('./commands/projections.js')).projectionsCommand,

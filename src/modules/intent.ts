@@ -1,5 +1,5 @@
-import { hookCommand } from '../cli/commands/hook.js';
-import { intentSurface } from '../mcp/surfaces/intent.js';
+import { hookCommand } from '../cli/intent/hook.js';
+import { intentSurface } from '../mcp/intent/index.js';
 import { defineModule } from './define.js';
 import { intentKernel } from './kernel.js';
 

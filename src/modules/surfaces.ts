@@ -1,6 +1,6 @@
 import type { Surface } from '../mcp/tool.js';
 import { governanceSurface } from '../mcp/governance/index.js';
-import { intentSurface } from '../mcp/surfaces/intent.js';
+import { intentSurface } from '../mcp/intent/index.js';
 import { missionsSurface } from '../mcp/surfaces/missions.js';
 import { storyMapSurface } from '../mcp/storymap/index.js';
 import { storyMapLocalSurface } from '../mcp/storymap/local.js';

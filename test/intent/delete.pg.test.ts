@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, it } from 'node:test';
 import pg from 'pg';
 import { filesHolding } from '../../src/events/level/level-scan.js';
-import { claimSubject } from '../../src/events/catalog/intent.js';
+import { claimSubject } from '../../src/events/intent/index.js';
 import { distinctStatement } from '../conformance/privacy-scenario.js';
 import { dropSchema, freshSchema, storeUrl, testDatabaseUrl } from '../postgres/pg-test-db.js';
 import { verifyAudit } from './audit.js';

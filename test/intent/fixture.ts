@@ -2,7 +2,7 @@ import { isDomainError } from '../../src/commands/errors.js';
 import type { IntentCode } from '../../src/commands/intent/errors.js';
 import { claimSubject } from '../../src/commands/intent/task.js';
 import type { IntentEvent } from '../../src/commands/intent/task-state.js';
-import type { ClaimBody } from '../../src/events/catalog/intent.js';
+import type { ClaimBody } from '../../src/events/intent/index.js';
 
 /** One project, one task, one clock for every intent decider test. */
 export const P = 'proj-1';

@@ -7,7 +7,7 @@ import type { App } from '../../src/app/app.js';
 import type { Principal } from '../../src/commands/principal.js';
 import { serverFactory } from '../../src/mcp/server.js';
 import { resolveSurfaces } from '../../src/mcp/surfaces/index.js';
-import { intentSurface } from '../../src/mcp/surfaces/intent.js';
+import { intentSurface } from '../../src/mcp/intent/index.js';
 import { openIntentlog } from '../../src/modules/index.js';
 import { silent, SYSTEM } from '../mcp/harness.js';
 

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { intentOf, legacyTaskId } from '../../src/app/intent.js';
+import { intentOf, legacyTaskId } from '../../src/app/intent/index.js';
 import { agentSource, alice, bob, intentClient, openAt, userSource, withDir } from './harness.js';
 
 describe('intent ownership and refused calls (in-memory MCP client, LevelDB store)', () => {

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import { deciderSpec } from '../commands/decider-spec.js';
 import { claimSubject, taskDecider } from '../../src/commands/intent/task.js';
 import type { IntentEvent } from '../../src/commands/intent/task-state.js';
-import type { SourceRef } from '../../src/events/catalog/intent.js';
+import type { SourceRef } from '../../src/events/intent/index.js';
 import { LATER, NOW, P, T, added, claim, started, withCode } from './fixture.js';
 
 const given = deciderSpec(taskDecider);

@@ -6,7 +6,7 @@ import type {
   ExplicitBasis,
   Facet,
   SourceRef,
-} from '../../events/catalog/intent.js';
+} from '../../events/intent/index.js';
 import { EXCERPT_MAX, STATEMENT_MAX, redactAndCap } from './redact.js';
 
 /** A claim as a caller states it, before ids, redaction, caps and the long-term rule. */

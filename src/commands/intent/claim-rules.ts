@@ -1,4 +1,4 @@
-import type { ClaimBody, SourceKind } from '../../events/catalog/intent.js';
+import type { ClaimBody, SourceKind } from '../../events/intent/index.js';
 import { intentError } from './errors.js';
 import { isUserExplicit, type ClaimState, type TaskState } from './task-state.js';
 

@@ -8,7 +8,7 @@ import {
   IntentMode,
   SourceKind,
   type ClaimBody,
-} from '../../events/catalog/intent.js';
+} from '../../events/intent/index.js';
 import { checkShape } from './claim-rules.js';
 import { intentError } from './errors.js';
 

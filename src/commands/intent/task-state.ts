@@ -13,7 +13,7 @@ import type {
   IntentRecoveryServed,
   IntentTaskDeleted,
   IntentTaskStarted,
-} from '../../events/catalog/intent.js';
+} from '../../events/intent/index.js';
 import { LayeredMap } from './layered-map.js';
 
 /**

@@ -4,7 +4,7 @@ import {
   type ClaimBody,
   type IntentMode,
   type SourceRef,
-} from '../../events/catalog/intent.js';
+} from '../../events/intent/index.js';
 import {
   activeClaim,
   checkInvalidationAuthority,

@@ -1,6 +1,6 @@
 import { cwd } from 'node:process';
 import { z } from 'zod';
-import { localFilePath, SANDBOX_META } from '../../app/intent-root.js';
+import { localFilePath, SANDBOX_META } from '../../app/intent/root.js';
 import { storymap } from '../../app/storymap/index.js';
 import { saveDesign } from '../../app/storymap/design.js';
 import { getDesign } from '../../app/storymap/design-fetch.js';

@@ -1,13 +1,13 @@
-import { isDomainError } from '../commands/errors.js';
-import { runCommand } from '../commands/handler.js';
-import { fingerprint, idempotencyScope } from '../commands/idempotency.js';
-import { intentError } from '../commands/intent/errors.js';
-import { decideTask, taskDecider, type Route, type TaskCommand } from '../commands/intent/task.js';
-import { checkReach, taskDeciderFor } from '../commands/intent/task-access.js';
-import type { IntentEvent, TaskState } from '../commands/intent/task-state.js';
-import { principalId, type Principal } from '../commands/principal.js';
-import { streamName, type AppendMeta, type EventLog } from '../events/index.js';
-import type { PrivateStore } from './intent-private.js';
+import { isDomainError } from '../../commands/errors.js';
+import { runCommand } from '../../commands/handler.js';
+import { fingerprint, idempotencyScope } from '../../commands/idempotency.js';
+import { intentError } from '../../commands/intent/errors.js';
+import { decideTask, taskDecider, type Route, type TaskCommand } from '../../commands/intent/task.js';
+import { checkReach, taskDeciderFor } from '../../commands/intent/task-access.js';
+import type { IntentEvent, TaskState } from '../../commands/intent/task-state.js';
+import { principalId, type Principal } from '../../commands/principal.js';
+import { streamName, type AppendMeta, type EventLog } from '../../events/index.js';
+import type { PrivateStore } from './private.js';
 
 /** A task's stream: one per task, inside its project. */
 export const taskStream = (projectId: string, taskId: string): string =>

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { packageVersion } from '../server.js';
 import type { AnyTool } from '../tool.js';
-import { intentTool, type Scope } from './intent-define.js';
-import * as S from './intent-schemas.js';
+import { intentTool, type Scope } from './define.js';
+import * as S from './schemas.js';
 
 /** The task-level tools: start, snapshot, candidates, mode, and the server's status. */
 

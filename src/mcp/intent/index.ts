@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { SANDBOX_META } from '../../app/intent-root.js';
+import { SANDBOX_META } from '../../app/intent/root.js';
 import type { Surface } from '../tool.js';
-import { claimTools } from './intent-claims.js';
-import { ioTools } from './intent-io.js';
-import { statusTool, taskTools } from './intent-task.js';
+import { claimTools } from './claims.js';
+import { ioTools } from './io.js';
+import { statusTool, taskTools } from './task.js';
 
 /** The bundled Skill, served as a resource for hosts that cannot read the plugin cache. */
 const SKILL = new URL('../../../skills/intent/SKILL.md', import.meta.url);

@@ -1,13 +1,13 @@
-import { intentError, taskNotFound } from '../commands/intent/errors.js';
-import { checkReach, mayReach } from '../commands/intent/task-access.js';
-import type { TaskState } from '../commands/intent/task-state.js';
-import type { Principal } from '../commands/principal.js';
-import type { EventLog } from '../events/index.js';
+import { intentError, taskNotFound } from '../../commands/intent/errors.js';
+import { checkReach, mayReach } from '../../commands/intent/task-access.js';
+import type { TaskState } from '../../commands/intent/task-state.js';
+import type { Principal } from '../../commands/principal.js';
+import type { EventLog } from '../../events/index.js';
 import {
   intentSnapshotQueries,
   type CandidateView,
   type DirectStatement,
-} from '../projections/intent-snapshot.js';
+} from '../../projections/intent/snapshot.js';
 import {
   prepareClaims,
   snapshotOf,
@@ -15,9 +15,9 @@ import {
   type PreparedClaims,
   type Snapshot,
   type TaskHead,
-} from '../projections/intent-snapshot-view.js';
-import type { PrivateStore } from './intent-private.js';
-import { loadTask, offStatus, taskStream, type OffStatus } from './intent-writes.js';
+} from '../../projections/intent/snapshot-view.js';
+import type { PrivateStore } from './private.js';
+import { loadTask, offStatus, taskStream, type OffStatus } from './writes.js';
 
 /** Who reads, in which project: a task reaches its owner and SYSTEM only. */
 export type Reader = { project_id: string; principal: Principal };

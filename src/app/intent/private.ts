@@ -1,6 +1,6 @@
-import type { IntentEvent } from '../commands/intent/task-state.js';
-import { mayReach } from '../commands/intent/task-access.js';
-import type { Principal } from '../commands/principal.js';
+import type { IntentEvent } from '../../commands/intent/task-state.js';
+import { mayReach } from '../../commands/intent/task-access.js';
+import type { Principal } from '../../commands/principal.js';
 
 /**
  * Private mode's store: the semantic events of private tasks, in this process's memory only.

@@ -1,11 +1,11 @@
 import { mayReach } from '../../commands/intent/task-access.js';
-import { intentSnapshotQueries } from '../../projections/intent-snapshot.js';
+import { intentSnapshotQueries } from '../../projections/intent/snapshot.js';
 import {
   buildSnapshot,
   type ClaimLine,
   type DisputeLine,
-} from '../../projections/intent-snapshot-view.js';
-import { INTENT_SNAPSHOT } from '../../projections/intent-snapshot.js';
+} from '../../projections/intent/snapshot-view.js';
+import { INTENT_SNAPSHOT } from '../../projections/intent/snapshot.js';
 import { href, html, type Html } from '../html.js';
 import { definePage, liveRegion, type PageContext } from '../page.js';
 import { mayView, projectNotFound } from '../project/pages.js';

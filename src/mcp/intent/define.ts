@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import type { App } from '../../app/app.js';
-import { intentOf, type IntentCall, type IntentService } from '../../app/intent.js';
-import { resolveRoot, type ResolvedRoot } from '../../app/intent-root.js';
+import { intentOf, type IntentCall, type IntentService } from '../../app/intent/index.js';
+import { resolveRoot, type ResolvedRoot } from '../../app/intent/root.js';
 import { taskNotFound } from '../../commands/intent/errors.js';
 import { clientRoots } from '../client-roots.js';
 import { withEnvelope } from '../error-envelope.js';
 import { Annotations, defineTool, type AnyTool, type ToolContext } from '../tool.js';
-import { ProjectRoot } from './intent-schemas.js';
+import { ProjectRoot } from './schemas.js';
 
 /**
  * One row kind for every intent tool: the project root is resolved first (sandbox metadata,

@@ -1,19 +1,19 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { toClaimBody, type ClaimInput, type TextReport } from '../commands/intent/claim-input.js';
-import { intentError } from '../commands/intent/errors.js';
-import { EXCERPT_MAX, redactAndCap, STATEMENT_MAX } from '../commands/intent/redact.js';
-import { claimSubject } from '../commands/intent/task.js';
-import type { TaskState } from '../commands/intent/task-state.js';
-import { principalId, type Principal } from '../commands/principal.js';
-import type { ClaimBody, IntentMode, SourceRef } from '../events/catalog/intent.js';
-import { sha256Hex, type EventLog } from '../events/index.js';
-import { INTENT_SNAPSHOT } from '../projections/intent-snapshot.js';
-import { perApp } from './per-app.js';
-import { privateStore } from './intent-private.js';
-import { intentProjects } from './intent-project.js';
-import { intentIo } from './intent-io.js';
-import { intentReads } from './intent-reads.js';
-import { intentWrites, loadTask, taskStream, type Written } from './intent-writes.js';
+import { toClaimBody, type ClaimInput, type TextReport } from '../../commands/intent/claim-input.js';
+import { intentError } from '../../commands/intent/errors.js';
+import { EXCERPT_MAX, redactAndCap, STATEMENT_MAX } from '../../commands/intent/redact.js';
+import { claimSubject } from '../../commands/intent/task.js';
+import type { TaskState } from '../../commands/intent/task-state.js';
+import { principalId, type Principal } from '../../commands/principal.js';
+import type { ClaimBody, IntentMode, SourceRef } from '../../events/intent/index.js';
+import { sha256Hex, type EventLog } from '../../events/index.js';
+import { INTENT_SNAPSHOT } from '../../projections/intent/snapshot.js';
+import { perApp } from '../per-app.js';
+import { privateStore } from './private.js';
+import { intentProjects } from './project.js';
+import { intentIo } from './io.js';
+import { intentReads } from './reads.js';
+import { intentWrites, loadTask, taskStream, type Written } from './writes.js';
 
 /** Who calls and in which project; `request_id` deduplicates a task-scoped mutation. */
 export type IntentCall = {

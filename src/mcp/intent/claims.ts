@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { ClaimInput } from '../../commands/intent/claim-input.js';
-import type { Written } from '../../app/intent-writes.js';
+import type { Written } from '../../app/intent/writes.js';
 import { intentError } from '../../commands/intent/errors.js';
-import { ExplicitBasis } from '../../events/catalog/intent.js';
+import { ExplicitBasis } from '../../events/intent/index.js';
 import type { AnyTool } from '../tool.js';
-import { intentTool, type IntentAnswer, type Scope } from './intent-define.js';
-import * as S from './intent-schemas.js';
+import { intentTool, type IntentAnswer, type Scope } from './define.js';
+import * as S from './schemas.js';
 
 /** The claim-writing tools: each maps onto one command on the task's stream. */
 

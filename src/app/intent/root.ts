@@ -1,8 +1,8 @@
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { intentError } from '../commands/intent/errors.js';
-import { sha256Hex } from '../events/index.js';
+import { intentError } from '../../commands/intent/errors.js';
+import { sha256Hex } from '../../events/index.js';
 
 /**
  * Which directory a call's project is (contracts/intent.md): the host's sandbox metadata when

@@ -4,16 +4,16 @@ import {
   GRAPH_VERSION,
   importClaims,
   type IntentGraph,
-} from '../commands/intent/graph.js';
-import { intentError } from '../commands/intent/errors.js';
-import { claimSubject } from '../events/catalog/intent.js';
-import type { EventLog } from '../events/index.js';
-import { filesHolding } from '../events/level/level-scan.js';
-import type { ClaimView } from '../projections/intent-snapshot-view.js';
-import type { IntentCall } from './intent.js';
-import type { IntentReads, TaskView } from './intent-reads.js';
-import type { intentWrites } from './intent-writes.js';
-import { type Written } from './intent-writes.js';
+} from '../../commands/intent/graph.js';
+import { intentError } from '../../commands/intent/errors.js';
+import { claimSubject } from '../../events/intent/index.js';
+import type { EventLog } from '../../events/index.js';
+import { filesHolding } from '../../events/level/level-scan.js';
+import type { ClaimView } from '../../projections/intent/snapshot-view.js';
+import type { IntentCall } from './index.js';
+import type { IntentReads, TaskView } from './reads.js';
+import type { intentWrites } from './writes.js';
+import { type Written } from './writes.js';
 
 /** Export, import and verified delete of intent tasks. */
 

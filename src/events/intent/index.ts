@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvent } from './define.js';
+import { defineEvent } from '../catalog/define.js';
 
 /**
  * The intent context (contracts/intent.md): what the user of a coding task wants, as claims

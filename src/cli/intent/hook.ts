@@ -1,5 +1,5 @@
 import { Argument, Option, type Command } from 'commander';
-import { HOOK_EVENTS, type HookEvent } from '../../app/intent-hook-wire.js';
+import { HOOK_EVENTS, type HookEvent } from '../../app/intent/hook-wire.js';
 import { DEFAULT_TIMEOUT_MS, runHookProcess, timeoutOf, type HookFlags } from '../hook-run.js';
 import { appCommand } from '../options.js';
 

@@ -1,4 +1,4 @@
-import type { ClaimBody, IntentMode } from '../events/catalog/intent.js';
+import type { ClaimBody, IntentMode } from '../../events/intent/index.js';
 
 /**
  * The intent snapshot, as a pure function of a task's claims: capped, deterministic (the same

@@ -7,7 +7,7 @@ import {
   Facet,
   IntentMode,
   SourceKind,
-} from '../../events/catalog/intent.js';
+} from '../../events/intent/index.js';
 
 /** The intent surface's argument and result shapes (contracts/intent.md). */
 

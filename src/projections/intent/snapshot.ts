@@ -1,5 +1,5 @@
-import { claimSubject, intentEvents, type ClaimBody } from '../events/catalog/intent.js';
-import type { ModelStore } from '../events/index.js';
+import { claimSubject, intentEvents, type ClaimBody } from '../../events/intent/index.js';
+import type { ModelStore } from '../../events/index.js';
 import {
   defineProjector,
   modelKey,
@@ -7,9 +7,9 @@ import {
   modelPrefix,
   type LogEventOf,
   type ModelTx,
-} from './projector.js';
-import type { RecoveryFlag } from '../commands/intent/task-state.js';
-import type { ClaimView, TaskHead } from './intent-snapshot-view.js';
+} from '../projector.js';
+import type { RecoveryFlag } from '../../commands/intent/task-state.js';
+import type { ClaimView, TaskHead } from './snapshot-view.js';
 
 /**
  * The intent snapshot read model: per task a head (mode, counts) and one value per claim; the

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { toGraph } from '../../app/intent-io.js';
+import { toGraph } from '../../app/intent/io.js';
 import { IntentGraph } from '../../commands/intent/graph.js';
 import { intentError } from '../../commands/intent/errors.js';
-import { snapshotOf } from '../../projections/intent-snapshot-view.js';
+import { snapshotOf } from '../../projections/intent/snapshot-view.js';
 import type { AnyTool } from '../tool.js';
-import { answer } from './intent-claims.js';
-import { intentTool, type Scope } from './intent-define.js';
-import * as S from './intent-schemas.js';
+import { answer } from './claims.js';
+import { intentTool, type Scope } from './define.js';
+import * as S from './schemas.js';
 
 /** Candidates, export, import and delete. */
 

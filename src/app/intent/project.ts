@@ -1,10 +1,10 @@
 import { hostname } from 'node:os';
-import { isDomainError } from '../commands/errors.js';
-import { projectCommands } from '../commands/project/commands.js';
-import { SYSTEM } from '../commands/principal.js';
-import type { EventLog } from '../events/index.js';
-import { projectQueries } from '../projections/project/queries.js';
-import type { ResolvedRoot } from './intent-root.js';
+import { isDomainError } from '../../commands/errors.js';
+import { projectCommands } from '../../commands/project/commands.js';
+import { SYSTEM } from '../../commands/principal.js';
+import type { EventLog } from '../../events/index.js';
+import { projectQueries } from '../../projections/project/queries.js';
+import type { ResolvedRoot } from './root.js';
 
 /**
  * The project a root belongs to: the one shared project aggregate every surface uses, found by
