@@ -3,10 +3,10 @@ import type { ContractChanges } from '../commands/missions/contract.js';
 import { validLease } from '../commands/missions/decide-lease.js';
 import { liveLeases, type Desk } from '../commands/missions/desk-state.js';
 import { missionsError } from '../commands/missions/errors.js';
-import type { ContractBody } from '../events/catalog/missions.js';
+import type { ContractBody } from '../events/missions/index.js';
 import { newId } from '../events/ids.js';
-import type { Caller, GateArgs, MissionsCore, ProjectRef } from './missions.js';
-import { confine, locate } from './missions-paths.js';
+import type { Caller, GateArgs, MissionsCore, ProjectRef } from './missions/index.js';
+import { confine, locate } from './missions/paths.js';
 
 /** Missions, leases and activity checks: the gate matrix's mission rows. */
 

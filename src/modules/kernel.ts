@@ -1,11 +1,11 @@
-import { writeArtifacts } from '../app/missions-artifact-projection.js';
-import { missionsArtifactFindings } from '../app/missions-service.js';
+import { writeArtifacts } from '../app/missions/artifact-projection.js';
+import { missionsArtifactFindings } from '../app/missions/service.js';
 import type { KernelModule } from '../app/kernel-module.js';
 import { HOOK_OP } from '../app/intent/hook-wire.js';
 import { hookOp } from '../app/intent-hooks.js';
 import { governanceEvents } from '../events/governance/index.js';
 import { intentEvents } from '../events/intent/index.js';
-import { missionsEvents } from '../events/catalog/missions.js';
+import { missionsEvents } from '../events/missions/index.js';
 import {
   designEvents,
   runEvents,
@@ -15,7 +15,7 @@ import {
 } from '../events/storymap/index.js';
 import { webEvents } from '../events/project/sign-in.js';
 import { intentSnapshotProjector } from '../projections/intent/snapshot.js';
-import { missionsProjector } from '../projections/missions-desk.js';
+import { missionsProjector } from '../projections/missions/desk.js';
 import { pendingActionsProjector } from '../projections/governance/pending-actions.js';
 import { storyMapBuildOrderProjector } from '../projections/storymap/build-order.js';
 import { storyMapRunsProjector } from '../projections/storymap/runs.js';

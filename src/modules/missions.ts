@@ -1,5 +1,5 @@
-import { ownerCommand } from '../cli/commands/owner.js';
-import { missionsSurface } from '../mcp/surfaces/missions.js';
+import { ownerCommand } from '../cli/missions/owner.js';
+import { missionsSurface } from '../mcp/missions/index.js';
 import { defineModule } from './define.js';
 import { missionsKernel } from './kernel.js';
 

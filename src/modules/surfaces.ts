@@ -1,7 +1,7 @@
 import type { Surface } from '../mcp/tool.js';
 import { governanceSurface } from '../mcp/governance/index.js';
 import { intentSurface } from '../mcp/intent/index.js';
-import { missionsSurface } from '../mcp/surfaces/missions.js';
+import { missionsSurface } from '../mcp/missions/index.js';
 import { storyMapSurface } from '../mcp/storymap/index.js';
 import { storyMapLocalSurface } from '../mcp/storymap/local.js';
 import { systemSurface } from '../mcp/surfaces/system.js';

@@ -2,7 +2,7 @@ import { openCommand } from '../cli/commands/open.js';
 import { projectPages } from '../web/project/pages.js';
 import { auditPage } from '../web/pages/audit.js';
 import { intentTaskPage, intentTasksPage } from '../web/intent/index.js';
-import { missionPage, missionsPage } from '../web/pages/missions.js';
+import { missionPage, missionsPage } from '../web/missions/index.js';
 import { buildOrderPage } from '../web/storymap/build-order.js';
 import { storyBoardPage } from '../web/storymap/board.js';
 import { releaseProgressPage } from '../web/storymap/release.js';

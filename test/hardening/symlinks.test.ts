@@ -18,7 +18,7 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import type { App } from '../../src/app/app.js';
-import { configureMissions } from '../../src/app/missions-service.js';
+import { configureMissions } from '../../src/app/missions/service.js';
 import { bindRepoRoot } from '../../src/app/storymap/root.js';
 import { findLink, writeLink } from '../../src/app/storymap/link.js';
 import { isDomainError } from '../../src/commands/errors.js';

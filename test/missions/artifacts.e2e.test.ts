@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { auditVerify } from '../../src/app/audit.js';
-import { missions, missionsArtifactAudit } from '../../src/app/missions-service.js';
-import { MISSIONS_MODEL } from '../../src/projections/missions-desk.js';
+import { missions, missionsArtifactAudit } from '../../src/app/missions/service.js';
+import { MISSIONS_MODEL } from '../../src/projections/missions/desk.js';
 import { contractArgs, withMissions, type MissionsWorld } from './harness.js';
 
 const ARTIFACTS = 'Projek-Managment';

@@ -1,4 +1,4 @@
-import type { ContractBody } from '../../src/events/catalog/missions.js';
+import type { ContractBody } from '../../src/events/missions/index.js';
 import { isDomainError } from '../../src/commands/errors.js';
 import type { DeskEvent } from '../../src/commands/missions/desk-events.js';
 import { contractHash } from '../../src/commands/missions/contract.js';

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { ownerChannel, pendingCodes } from '../../src/app/missions-owner-channel.js';
+import { ownerChannel, pendingCodes } from '../../src/app/missions/owner-channel.js';
 import { withMissions, type Envelope } from './harness.js';
 
 const codeOf = (e: Envelope) => (e.ok ? 'ok' : e.error!.code);

@@ -2,8 +2,8 @@ import { strict as assert } from 'node:assert';
 import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { callerOf } from '../../src/app/missions.js';
-import { missions } from '../../src/app/missions-service.js';
+import { callerOf } from '../../src/app/missions/index.js';
+import { missions } from '../../src/app/missions/service.js';
 import { SYSTEM } from '../../src/commands/principal.js';
 import { contractArgs, withMissions, type Envelope } from './harness.js';
 

@@ -5,7 +5,7 @@ import type {
   ContractBody,
   DriftClass,
   RequiredAction,
-} from '../../events/catalog/missions.js';
+} from '../../events/missions/index.js';
 import { streamName } from '../../events/stream-name.js';
 import type { Lease } from './desk-state.js';
 

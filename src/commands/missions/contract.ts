@@ -1,5 +1,5 @@
 import { canonicalJson, sha256Hex } from '../../events/codec.js';
-import type { ContractBody, FieldChange } from '../../events/catalog/missions.js';
+import type { ContractBody, FieldChange } from '../../events/missions/index.js';
 
 /**
  * A mission contract: what makes it finite (an artifact, done criteria, a bounded objective),

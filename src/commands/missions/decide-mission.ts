@@ -1,5 +1,5 @@
 import { sha256Hex } from '../../events/codec.js';
-import type { ContractBody, EvidenceItem } from '../../events/catalog/missions.js';
+import type { ContractBody, EvidenceItem } from '../../events/missions/index.js';
 import { applyChanges, contractDiff, contractHash, contractIssues } from './contract.js';
 import type { DeskCommandOf } from './desk-commands.js';
 import type { DeskEvent } from './desk-events.js';

@@ -3,7 +3,7 @@ import type {
   ContractBody,
   EvidenceItem,
   LaneStatus,
-} from '../../events/catalog/missions.js';
+} from '../../events/missions/index.js';
 import type { ContractChanges } from './contract.js';
 import type { GateInput } from './owner-gate.js';
 

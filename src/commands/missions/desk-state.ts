@@ -1,4 +1,4 @@
-import type { ContractBody, EvidenceItem, LaneStatus } from '../../events/catalog/missions.js';
+import type { ContractBody, EvidenceItem, LaneStatus } from '../../events/missions/index.js';
 import type { DeskEvent, DeskEventOf } from './desk-events.js';
 
 /**

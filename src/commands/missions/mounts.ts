@@ -1,5 +1,5 @@
 import type { EventOf } from '../../events/catalog/define.js';
-import type { ProjectMounted } from '../../events/catalog/missions.js';
+import type { ProjectMounted } from '../../events/missions/index.js';
 import { streamName } from '../../events/stream-name.js';
 import { SYSTEM_PROJECT } from '../ids.js';
 import { principalId, type Principal } from '../principal.js';

@@ -1,5 +1,5 @@
 import { canonicalJson, sha256Hex } from '../../events/codec.js';
-import type { GatePassed } from '../../events/catalog/missions.js';
+import type { GatePassed } from '../../events/missions/index.js';
 import type { Challenge, Desk } from './desk-state.js';
 import type { DeskEvent } from './desk-events.js';
 import { missionsError } from './errors.js';

@@ -1,16 +1,16 @@
 import { join } from 'node:path';
-import { MAX_ACTIVE_LANES } from '../commands/missions/decide-day.js';
-import { activeLanes, liveLeases } from '../commands/missions/desk-state.js';
-import { missionsError } from '../commands/missions/errors.js';
-import type { Caller, MissionsCore, ProjectRef } from './missions.js';
+import { MAX_ACTIVE_LANES } from '../../commands/missions/decide-day.js';
+import { activeLanes, liveLeases } from '../../commands/missions/desk-state.js';
+import { missionsError } from '../../commands/missions/errors.js';
+import type { Caller, MissionsCore, ProjectRef } from './index.js';
 import {
   ARTIFACT_DIR,
   artifactDrift,
   readArtifactFiles,
   renderArtifacts,
-} from './missions-artifacts.js';
-import { artifactFailure } from './missions-artifact-projection.js';
-import { inProject } from './missions-paths.js';
+} from './artifacts.js';
+import { artifactFailure } from './artifact-projection.js';
+import { inProject } from './paths.js';
 
 const failureOf = (projectId: string) => {
   const failed = artifactFailure(projectId);

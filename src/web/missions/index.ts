@@ -1,5 +1,5 @@
-import { missions } from '../../app/missions-service.js';
-import { pendingCodes, type PendingCode } from '../../app/missions-owner-channel.js';
+import { missions } from '../../app/missions/service.js';
+import { pendingCodes, type PendingCode } from '../../app/missions/owner-channel.js';
 import { deskDecider, deskStream } from '../../commands/missions/desk.js';
 import type { Desk, Lease, Mission } from '../../commands/missions/desk-state.js';
 import { foldAt } from '../fold-at.js';

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
-import type { GateMode } from '../events/catalog/missions.js';
-import { defaultOwnerDir } from './missions-owner-channel.js';
+import type { GateMode } from '../../events/missions/index.js';
+import { defaultOwnerDir } from './owner-channel.js';
 
 /** How the missions surface runs on this machine: the owner gate, its channel, this device. */
 export type MissionsConfig = {

@@ -1,4 +1,4 @@
-import type { Desk, Mission } from '../commands/missions/desk-state.js';
+import type { Desk, Mission } from '../../commands/missions/desk-state.js';
 import {
   ensureProjectDir,
   existingProjectDir,
@@ -7,7 +7,7 @@ import {
   readProjectFile,
   removeProjectFile,
   writeProjectFile,
-} from './project/files.js';
+} from '../project/files.js';
 
 /**
  * The Run Contract artifacts, a file projection of the project's missions stream: rendered from

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { LaneStatus } from '../../events/catalog/missions.js';
+import { LaneStatus } from '../../events/missions/index.js';
 import type { AnyTool } from '../tool.js';
-import { gateArgs, missionTool, optionalText, projectRef, text } from './missions-define.js';
-import * as S from './missions-schemas.js';
+import { gateArgs, missionTool, optionalText, projectRef, text } from './define.js';
+import * as S from './schemas.js';
 
 /** The desk rows of the gate matrix: health, status, next steps, lanes, inbox, checkpoints. */
 export const deskTools: AnyTool[] = [

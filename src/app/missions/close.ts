@@ -1,11 +1,11 @@
-import { missingCriteria, activeMission } from '../commands/missions/decide-mission.js';
-import type { DeskEvent } from '../commands/missions/desk-events.js';
-import type { Desk } from '../commands/missions/desk-state.js';
-import { missionsError } from '../commands/missions/errors.js';
-import type { EvidenceItem } from '../events/catalog/missions.js';
-import type { Caller, GateArgs, MissionsCore, ProjectRef, Resolved } from './missions.js';
-import { confine, inProject } from './missions-paths.js';
-import { probeProjectPath } from './project/files.js';
+import { missingCriteria, activeMission } from '../../commands/missions/decide-mission.js';
+import type { DeskEvent } from '../../commands/missions/desk-events.js';
+import type { Desk } from '../../commands/missions/desk-state.js';
+import { missionsError } from '../../commands/missions/errors.js';
+import type { EvidenceItem } from '../../events/missions/index.js';
+import type { Caller, GateArgs, MissionsCore, ProjectRef, Resolved } from './index.js';
+import { confine, inProject } from './paths.js';
+import { probeProjectPath } from '../project/files.js';
 
 /** Closing a mission: completed against evidence files, or abandoned behind the owner gate. */
 export const closeOps = (core: MissionsCore) => {

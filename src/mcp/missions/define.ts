@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Id } from '../../commands/ids.js';
-import type { Caller } from '../../app/missions.js';
-import { missions, type MissionsService } from '../../app/missions-service.js';
+import type { Caller } from '../../app/missions/index.js';
+import { missions, type MissionsService } from '../../app/missions/service.js';
 import { sessionRoots } from '../client-roots.js';
 import { Annotations, defineTool, type AnyTool, type ToolAnnotations } from '../tool.js';
 

@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { defaultOwnerDir, pendingCodes } from '../../app/missions-owner-channel.js';
+import { defaultOwnerDir, pendingCodes } from '../../app/missions/owner-channel.js';
 import { SYSTEM } from '../../commands/principal.js';
 import { action, appCommand, cliId, out, withApp, type AppFlags } from '../options.js';
 

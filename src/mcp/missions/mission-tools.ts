@@ -9,8 +9,8 @@ import {
   optionalText,
   projectRef,
   text,
-} from './missions-define.js';
-import * as S from './missions-schemas.js';
+} from './define.js';
+import * as S from './schemas.js';
 
 /** The mission rows of the gate matrix: contracts, leases, checks, recontract and close. */
 

@@ -1,7 +1,7 @@
-import type { ModelStore } from '../events/index.js';
-import { missionsQueries } from '../projections/missions-desk.js';
-import { renderArtifacts, syncArtifacts } from './missions-artifacts.js';
-import { missionsConfigFromEnv } from './missions-config.js';
+import type { ModelStore } from '../../events/index.js';
+import { missionsQueries } from '../../projections/missions/desk.js';
+import { renderArtifacts, syncArtifacts } from './artifacts.js';
+import { missionsConfigFromEnv } from './config.js';
 
 /**
  * The artifact files as the projection side writes them: the missions read model's effect

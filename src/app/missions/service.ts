@@ -1,21 +1,21 @@
-import type { App } from './app.js';
-import { missionsCore } from './missions.js';
-import { missionsConfigFromEnv, type MissionsConfig } from './missions-config.js';
-import { dayOps } from './missions-day.js';
-import { missionOps } from './missions-ops.js';
-import { closeOps } from './missions-close.js';
-import { queryOps } from './missions-queries.js';
+import type { App } from '../app.js';
+import { missionsCore } from './index.js';
+import { missionsConfigFromEnv, type MissionsConfig } from './config.js';
+import { dayOps } from './day.js';
+import { missionOps } from '../missions-ops.js';
+import { closeOps } from './close.js';
+import { queryOps } from './queries.js';
 import { join } from 'node:path';
-import { MISSIONS_MODEL, missionsQueries } from '../projections/missions-desk.js';
-import type { AuditFinding } from './audit-records.js';
+import { MISSIONS_MODEL, missionsQueries } from '../../projections/missions/desk.js';
+import type { AuditFinding } from '../audit-records.js';
 import {
   ARTIFACT_DIR,
   artifactDrift,
   renderArtifacts,
   type ArtifactDrift,
-} from './missions-artifacts.js';
-import { setArtifactDevice } from './missions-artifact-projection.js';
-import { perApp } from './per-app.js';
+} from './artifacts.js';
+import { setArtifactDevice } from './artifact-projection.js';
+import { perApp } from '../per-app.js';
 
 const configured = new WeakMap<App, MissionsConfig>();
 

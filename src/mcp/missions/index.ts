@@ -1,11 +1,11 @@
 import type { Surface } from '../tool.js';
-import { dailyTools, deskTools } from './missions-desk-tools.js';
+import { dailyTools, deskTools } from './desk-tools.js';
 import {
   checkActivityTool,
   missionStartTool,
   missionTools,
   proofTool,
-} from './missions-mission-tools.js';
+} from './mission-tools.js';
 
 /**
  * The missions surface (contracts/missions.md): the 18 tools of the gate matrix and the six

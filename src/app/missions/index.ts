@@ -1,40 +1,40 @@
-import { runCommand, runMultiStreamCommand, type Idempotency } from '../commands/handler.js';
-import { missionsError } from '../commands/missions/errors.js';
-import { deskDecider, deskStream } from '../commands/missions/desk.js';
-import type { DeskCommand } from '../commands/missions/desk-commands.js';
-import type { DeskEvent } from '../commands/missions/desk-events.js';
-import type { Desk } from '../commands/missions/desk-state.js';
+import { runCommand, runMultiStreamCommand, type Idempotency } from '../../commands/handler.js';
+import { missionsError } from '../../commands/missions/errors.js';
+import { deskDecider, deskStream } from '../../commands/missions/desk.js';
+import type { DeskCommand } from '../../commands/missions/desk-commands.js';
+import type { DeskEvent } from '../../commands/missions/desk-events.js';
+import type { Desk } from '../../commands/missions/desk-state.js';
 import {
   gateRefusal,
   normalizeOwnerCode,
   type GateInput,
-} from '../commands/missions/owner-gate.js';
-import { principalId, type Principal } from '../commands/principal.js';
-import { newId } from '../events/ids.js';
-import type { App } from './app.js';
-import { MISSIONS_MODEL, missionsQueries } from '../projections/missions-desk.js';
-import { artifactWrites } from './missions-artifact-projection.js';
-import { checkArtifactDir } from './missions-artifacts.js';
-import { inProject } from './missions-paths.js';
-import { missionsConfigFromEnv, type MissionsConfig } from './missions-config.js';
-import { ownerChannel } from './missions-owner-channel.js';
+} from '../../commands/missions/owner-gate.js';
+import { principalId, type Principal } from '../../commands/principal.js';
+import { newId } from '../../events/ids.js';
+import type { App } from '../app.js';
+import { MISSIONS_MODEL, missionsQueries } from '../../projections/missions/desk.js';
+import { artifactWrites } from './artifact-projection.js';
+import { checkArtifactDir } from './artifacts.js';
+import { inProject } from './paths.js';
+import { missionsConfigFromEnv, type MissionsConfig } from './config.js';
+import { ownerChannel } from './owner-channel.js';
 import {
   missionsMounts,
   type Caller,
   type PendingMount,
   type ProjectRef,
   type Resolved,
-} from './missions-mounts.js';
+} from './mounts.js';
 import {
   decideMount,
   type MountStates,
   type MountStreamEvent,
   type ProjectMounts,
-} from '../commands/missions/mounts.js';
-import type { Project } from '../commands/project/index.js';
-import type { RootHolder } from '../commands/project/root.js';
+} from '../../commands/missions/mounts.js';
+import type { Project } from '../../commands/project/index.js';
+import type { RootHolder } from '../../commands/project/root.js';
 
-export type { Caller, ProjectRef, Resolved } from './missions-mounts.js';
+export type { Caller, ProjectRef, Resolved } from './mounts.js';
 
 // One fold object for the process: the command path's fold cache is keyed by it.
 const deskFold = {

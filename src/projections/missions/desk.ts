@@ -1,9 +1,9 @@
-import { evolveDesk, initialDesk, type Desk } from '../commands/missions/desk-state.js';
-import type { DeskEvent } from '../commands/missions/desk-events.js';
-import type { Mount } from '../commands/missions/mounts.js';
-import { deskEvents } from '../events/catalog/missions.js';
-import type { ModelStore } from '../events/index.js';
-import { defineProjector, modelKey, modelKeyPrefix } from './projector.js';
+import { evolveDesk, initialDesk, type Desk } from '../../commands/missions/desk-state.js';
+import type { DeskEvent } from '../../commands/missions/desk-events.js';
+import type { Mount } from '../../commands/missions/mounts.js';
+import { deskEvents } from '../../events/missions/index.js';
+import type { ModelStore } from '../../events/index.js';
+import { defineProjector, modelKey, modelKeyPrefix } from '../projector.js';
 
 /**
  * The missions read model: each project's desk as the query tools show it, and the mounts by

@@ -1,5 +1,5 @@
-import { runMultiStreamCommand } from '../commands/handler.js';
-import { missionsError } from '../commands/missions/errors.js';
+import { runMultiStreamCommand } from '../../commands/handler.js';
+import { missionsError } from '../../commands/missions/errors.js';
 import {
   LEGACY_MOUNT_STREAM,
   decideMount,
@@ -18,20 +18,20 @@ import {
   type MountStates,
   type MountStreamEvent,
   type ProjectMounts,
-} from '../commands/missions/mounts.js';
-import type { Principal } from '../commands/principal.js';
+} from '../../commands/missions/mounts.js';
+import type { Principal } from '../../commands/principal.js';
 import {
   loadProject as loadKernelProject,
   projectStream,
-} from '../commands/project/commands.js';
-import type { Project } from '../commands/project/index.js';
-import { rootStream, type RootHolder } from '../commands/project/root.js';
-import type { AppendMeta } from '../events/index.js';
-import { sha256Hex } from '../events/codec.js';
-import type { App } from './app.js';
-import { canonicalRoot } from './missions-paths.js';
-import { rootGrant, type RootAsker } from './project/roots.js';
-import { rootHash } from './project/canonical-root.js';
+} from '../../commands/project/commands.js';
+import type { Project } from '../../commands/project/index.js';
+import { rootStream, type RootHolder } from '../../commands/project/root.js';
+import type { AppendMeta } from '../../events/index.js';
+import { sha256Hex } from '../../events/codec.js';
+import type { App } from '../app.js';
+import { canonicalRoot } from './paths.js';
+import { rootGrant, type RootAsker } from '../project/roots.js';
+import { rootHash } from '../project/canonical-root.js';
 
 /** How a call names its project: a directory, or a logical project id (with a device). */
 export type ProjectRef = { project_path?: string; project_id?: string; device_id?: string };

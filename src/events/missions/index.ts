@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvent } from './define.js';
+import { defineEvent } from '../catalog/define.js';
 
 /**
  * The missions context (contracts/missions.md): missions with finite, versioned contracts,

@@ -2,18 +2,18 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { chmod, mkdir, realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, relative, resolve, isAbsolute } from 'node:path';
-import { missionsError } from '../commands/missions/errors.js';
+import { missionsError } from '../../commands/missions/errors.js';
 import {
   createProjectFile,
   listProjectDir,
   readProjectFile,
   removeProjectFile,
-} from './project/files.js';
+} from '../project/files.js';
 import {
   CODE_ALPHABET,
   hashOwnerCode,
   type FreshChallenge,
-} from '../commands/missions/owner-gate.js';
+} from '../../commands/missions/owner-gate.js';
 
 /**
  * The owner channel: a one-time code goes to a mode-0600 file in an owner directory outside the

@@ -1,7 +1,7 @@
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { missionsError } from '../commands/missions/errors.js';
-import { isProjectFileError, isUnder, onKernelFileSystem } from './project/files.js';
+import { missionsError } from '../../commands/missions/errors.js';
+import { isProjectFileError, isUnder, onKernelFileSystem } from '../project/files.js';
 
 /**
  * Every path the missions surface touches is resolved against the project root and confined to

@@ -1,11 +1,11 @@
-import { Id } from '../commands/ids.js';
-import { activeLanes, type Desk } from '../commands/missions/desk-state.js';
-import { missionsError } from '../commands/missions/errors.js';
-import { sha256Hex } from '../events/codec.js';
-import type { LaneStatus } from '../events/catalog/missions.js';
-import { newId } from '../events/ids.js';
-import type { Caller, GateArgs, MissionsCore, ProjectRef } from './missions.js';
-import { ARTIFACT_DIR } from './missions-artifacts.js';
+import { Id } from '../../commands/ids.js';
+import { activeLanes, type Desk } from '../../commands/missions/desk-state.js';
+import { missionsError } from '../../commands/missions/errors.js';
+import { sha256Hex } from '../../events/codec.js';
+import type { LaneStatus } from '../../events/missions/index.js';
+import { newId } from '../../events/ids.js';
+import type { Caller, GateArgs, MissionsCore, ProjectRef } from './index.js';
+import { ARTIFACT_DIR } from './artifacts.js';
 
 /** The day around missions: lanes, inbox, next steps, checkpoints, intake, stop, mounts. */
 export const dayOps = (core: MissionsCore) => {

@@ -5,9 +5,9 @@ import {
   FieldChange,
   LaneStatus,
   RequiredAction,
-} from '../../events/catalog/missions.js';
+} from '../../events/missions/index.js';
 import { Id } from '../../commands/ids.js';
-import { text } from './missions-define.js';
+import { text } from './define.js';
 
 /** Inputs and results of the missions surface. */
 
