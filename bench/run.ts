@@ -10,10 +10,11 @@ import {
   type Rate,
 } from './appends.js';
 import { inChild, resultsFile } from './child.js';
+import { replays } from './replays.js';
 import { commandFigures, commandsReport, COMMANDS_HEADING } from './commands.js';
 import type { BuildArgs, BuildResult } from './logs.js';
 import { report, type Results } from './report.js';
-import { median, percentile, perSecond } from './stats.js';
+import { median, percentile } from './stats.js';
 import { PAYLOAD_BYTES } from './workload.js';
 
 /**
@@ -132,34 +133,6 @@ const build = (dir: string, events: number, readStreams: number) =>
     } satisfies BuildArgs),
   );
 
-type Replay = { events: number; ms: number; peakRss: number; peakAnon: number };
-const replays = async (dir: string) => {
-  const raw: Replay[] = [];
-  const engine: Replay[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    raw.push(
-      await step(`raw iterate + decode, run ${i + 1}`, () =>
-        inChild('replay', { dir, mode: 'raw' }),
-      ),
-    );
-    engine.push(
-      await step(`replay through every projector, run ${i + 1}`, () =>
-        inChild('replay', { dir, mode: 'engine' }),
-      ),
-    );
-  }
-  const rate = (r: Replay[]) => median(r.map((x) => perSecond(x.events, x.ms)));
-  return {
-    events: engine[0]!.events,
-    raw: rate(raw),
-    engine: rate(engine),
-    peakRss: Math.max(...engine.map((r) => r.peakRss)),
-    peakAnon: Math.max(...engine.map((r) => r.peakAnon)),
-    rawPeakRss: Math.max(...raw.map((r) => r.peakRss)),
-    rawPeakAnon: Math.max(...raw.map((r) => r.peakAnon)),
-  };
-};
-
 type Timings = { first: number[]; again: number[] };
 type Latency = { cold: { p50: number; p99: number }; warm: { p50: number; p99: number } };
 
@@ -227,7 +200,7 @@ const main = async (): Promise<void> => {
     const large = join(root, 'large');
     const builtSmall = await build(small, size.small, 0);
     const builtLarge = await build(large, size.large, READ_STREAMS);
-    const replay = await replays(large);
+    const replay = await replays(large, RUNS, note);
     const [reads] = await step('reading 100-event streams', () =>
       latencies([large], 'read', READ_STREAMS),
     );
@@ -264,10 +237,14 @@ const onlyReplay = async (): Promise<void> => {
   try {
     const large = join(root, 'large');
     await build(large, size.large, READ_STREAMS);
-    const r = await replays(large);
+    const load = loadavg()[0]!;
+    const r = await replays(large, RUNS, note);
+    const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
     process.stdout.write(
-      `replay of ${r.events} events: raw ${Math.round(r.raw)} ev/s, every projector ` +
-        `${Math.round(r.engine)} ev/s (${Math.round((100 * r.engine) / r.raw)}%), ` +
+      `replay of ${r.events} events (load ${load.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}): ` +
+        `raw ${Math.round(r.raw)} ev/s; the bench's view alone ${Math.round(r.view)} ev/s ` +
+        `(${pct(r.viewRatio)}); every read model ${Math.round(r.engine)} ev/s ` +
+        `(${pct(r.engineRatio)}); medians of ${RUNS} runs' own ratios; ` +
         `peak ${Math.round(r.peakAnon / 2 ** 20)} MB anonymous (VmHWM ${Math.round(r.peakRss / 2 ** 20)} MB)\n`,
     );
   } finally {

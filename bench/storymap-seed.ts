@@ -15,6 +15,8 @@ export type SeedOptions = {
   criteria: number;
   edges: number;
   batch: number;
+  /** the map's name (default "Bench Map"): a map of the same name and idea is the same map */
+  name?: string;
   /** text for each story's fields (default: numbered placeholders) */
   text?: {
     title(i: number): string;
@@ -29,12 +31,13 @@ export type Seeded = { project_id: string; rows: OrderRow[]; edges: number };
 export const FOUNDER: Principal = { kind: 'actor', actor_id: 'founder' };
 
 /** A new map with its vision complete (stories may be added): its project's id. */
-export const newMap = async (app: App, owner: Principal = FOUNDER): Promise<string> => {
+export const newMap = async (
+  app: App,
+  owner: Principal = FOUNDER,
+  name = 'Bench Map',
+): Promise<string> => {
   const sm = storymap(app);
-  const { project_id } = await sm.createProject(
-    { name: 'Bench Map', idea: 'a big map', client: null },
-    owner,
-  );
+  const { project_id } = await sm.createProject({ name, idea: 'a big map', client: null }, owner);
   await sm.setVision(
     { project_id, answers: { users: 'u', problem: 'p', switch: 's', first: 'f', proof: 'p' } },
     owner,
@@ -65,7 +68,7 @@ export const seedMap = async (
 ): Promise<Seeded> => {
   const sm = storymap(app);
   const text: NonNullable<SeedOptions['text']> = options.text ?? placeholder;
-  const project_id = await newMap(app, owner);
+  const project_id = await newMap(app, owner, options.name);
   for (let start = 0; start < options.stories; start += options.batch) {
     const size = Math.min(options.batch, options.stories - start);
     const stories = Array.from({ length: size }, (_, k) => {

@@ -80,11 +80,11 @@ await build({
 });
 
 /**
- * `intentlog-hook` (the plugin's Hooks) as one CommonJS file, dist/cli/hook.cjs: the answer from
- * a running writer needs only the wire module and the socket client, and a single CommonJS file
- * starts within milliseconds of bare Node where the ES module loader spends about 1 ms a file.
- * What it loads on demand stays ES modules beside it: the app when no writer runs
- * (hook-in-process.js) and the full CLI (main.js, the bundle above) for anything else.
+ * `intentlog-hook` (the plugin's Hooks) as one CommonJS file, dist/cli/hook.cjs: a Hook reads a
+ * view file and appends to the spool (src/app/intent/hook-light.ts), with Node's own modules
+ * only, and a single CommonJS file starts within milliseconds of bare Node where the ES module
+ * loader spends about 1 ms a file. The full CLI (main.js, the bundle above) stays an ES module
+ * beside it, loaded only for a line that is not a Hook (`--help`).
  */
 await build({
   entryPoints: [`${outdir}/hook.js`],
@@ -93,6 +93,6 @@ await build({
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  external: ['*/main.js', '*/hook-in-process.js'],
+  external: ['*/main.js'],
   logLevel: 'warning',
 });

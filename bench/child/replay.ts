@@ -4,20 +4,28 @@ import { ClassicLevel } from 'classic-level';
 import { decode, type StoredRecord } from '../../src/events/index.js';
 import { Keys } from '../../src/events/level/keys.js';
 import { openEventLog } from '../../src/events/open-log.js';
-import { allProjectors } from '../../src/modules/index.js';
-import { startProjections } from '../../src/projections/index.js';
+import { allProjectors, fullCatalog } from '../../src/modules/index.js';
+import { startProjections, type Projector } from '../../src/projections/index.js';
 import { childArgs, memorySampler, reply } from '../child.js';
 import { benchCatalog, benchProjector } from '../workload.js';
 
-type Args = { dir: string; mode: 'engine' | 'raw' };
-const { dir, mode } = childArgs<Args>();
+/**
+ * `engine`: every product read model and the bench's per-stream view; `view`: that view alone
+ * (the only one that folds `bench.recorded`: the others are idle on every page); `raw`: the
+ * reference. `catalog: 'product'` reads a log the product's services wrote (bench/product-log.ts).
+ */
+export type ReplayArgs = { dir: string; mode: 'engine' | 'view' | 'raw'; catalog?: 'product' };
+const { dir, mode, catalog } = childArgs<ReplayArgs>();
 
-/** Replays the whole log through every projector, from empty read models. */
-const engine = async () => {
-  const log = await openEventLog({ dataDir: dir, catalog: benchCatalog });
+/** Replays the whole log through the read models, from empty ones. */
+const engine = async (projectors: readonly Projector[]) => {
+  const log = await openEventLog({
+    dataDir: dir,
+    catalog: catalog === 'product' ? fullCatalog() : benchCatalog,
+  });
   await log.models.clear('');
   const started = performance.now();
-  const projections = await startProjections(log, [...allProjectors, benchProjector]);
+  const projections = await startProjections(log, projectors);
   const ms = performance.now() - started;
   await projections.stop();
   const events = await log.head();
@@ -47,5 +55,10 @@ const raw = async () => {
 };
 
 const memory = memorySampler();
-const result = mode === 'engine' ? await engine() : await raw();
-reply({ ...result, ...(await memory.stop()) });
+const cpu = process.cpuUsage();
+const result =
+  mode === 'raw'
+    ? await raw()
+    : await engine(mode === 'view' ? [benchProjector] : [...allProjectors, benchProjector]);
+const { user, system } = process.cpuUsage(cpu);
+reply({ ...result, cpuMs: (user + system) / 1000, ...(await memory.stop()) });

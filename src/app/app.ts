@@ -1,4 +1,5 @@
 import { projectCommands, tokenCommands } from '../commands/project/commands.js';
+import type { EventLog } from '../events/index.js';
 import { createCatalog } from '../events/catalog/catalog.js';
 import { assertOpNames, openEventLog, type WriterOps } from '../events/open-log.js';
 import { isPostgresUrl } from '../events/postgres/connection.js';
@@ -7,6 +8,7 @@ import { projectQueries, tokenQueries } from '../projections/project/queries.js'
 import { defaultDataDir } from './data-dir.js';
 import type { ContextOp, KernelModule } from './kernel-module.js';
 import { projectModule } from './project/module.js';
+import { writerContexts, type WriterContexts } from './writer-contexts.js';
 import { writerProjections } from './writer-projections.js';
 
 export type AppOptions = {
@@ -78,12 +80,30 @@ export const openApp = async (options: AppOptions = {}) => {
   // the writer serves this object: the contexts' ops join it once the app they run with is open
   // (a call before that is an unknown op, which its caller answers by opening the app itself)
   const served: typeof writer.ops & WriterOps = { ...writer.ops };
+  const contexts: WriterContexts | undefined = writerContexts(modules);
   const log = await openEventLog({
     dataDir,
     catalog,
     ...(store ? { store } : {}),
     ops: served,
-    onWriter: writer.onWriter,
+    onWriter: contexts
+      ? async (writing: EventLog): Promise<() => Promise<void>> => {
+          const stopProjections = await writer.onWriter(writing);
+          // the writer's own log and read models: its work's stop runs after the route closed
+          const stopContexts = contexts.start({
+            log: writing,
+            waitFor: (position, models) =>
+              writer.ops['projections.waitFor'](
+                models ? { position, models: [...models] } : { position },
+              ),
+            status: () => writer.ops['projections.status'](),
+          });
+          return async () => {
+            await stopContexts();
+            await stopProjections();
+          };
+        }
+      : writer.onWriter,
   });
   const projections = writer.facade(log);
   const app = {
@@ -113,6 +133,7 @@ export const openApp = async (options: AppOptions = {}) => {
   };
   for (const [name, op] of contextOps)
     Object.assign(served, { [name]: (args: unknown) => op(app, args) });
+  await contexts?.open(app);
   return app;
 };
 

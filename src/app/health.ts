@@ -1,3 +1,4 @@
+import type { WriteFault } from '../events/event-log.js';
 import type { App } from './app.js';
 
 /** Which kind of store a `--store` value names; a URL is never echoed (it may hold a password). */
@@ -17,13 +18,18 @@ export type ReadModelHealth = {
 };
 
 export type Health = {
-  /** `ok`: every read model folds; `degraded`: one failed its last fold or none answered */
+  /**
+   * `ok`: the store takes writes and every read model folds; `degraded`: the store refuses
+   * writes (`write_fault` says why), a read model failed its last fold, or none answered
+   */
   status: 'ok' | 'degraded';
   /** `writer` appends itself; `follower` forwards to the process holding the data dir */
   role: 'writer' | 'follower';
   store: 'leveldb' | 'memory' | 'postgres';
   head: number;
   read_models: ReadModelHealth[];
+  /** why the store refuses writes (a full disk: `ENOSPC`), while it does; reads still work */
+  write_fault?: WriteFault;
   /** why the read models could not be asked (no writer reachable yet) */
   error?: string;
 };
@@ -35,7 +41,13 @@ export type Health = {
  */
 export const healthOf = async (app: App, store?: string): Promise<Health> => {
   const head = await app.log.head();
-  const base = { role: app.log.role(), store: storeKind(store), head };
+  const fault = await app.log.writeFault?.().catch(() => undefined);
+  const base = {
+    role: app.log.role(),
+    store: storeKind(store),
+    head,
+    ...(fault ? { write_fault: fault } : {}),
+  };
   try {
     const rows = await app.projections.status();
     const read_models = rows.map((r) => ({
@@ -45,7 +57,7 @@ export const healthOf = async (app: App, store?: string): Promise<Health> => {
       lag: Math.max(0, Math.max(head, r.head) - r.position),
       ...(r.error ? { error: r.error } : {}),
     }));
-    const failing = read_models.some((r) => r.error !== undefined);
+    const failing = fault !== undefined || read_models.some((r) => r.error !== undefined);
     return { status: failing ? 'degraded' : 'ok', ...base, read_models };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -1,4 +1,6 @@
 import type { EventDefinition } from '../events/catalog/define.js';
+import type { EventLog } from '../events/index.js';
+import type { ProjectionStatus } from '../projections/index.js';
 import type { Projector } from '../projections/projector.js';
 import type { App } from './app.js';
 import type { AuditFinding } from './audit-records.js';
@@ -27,6 +29,29 @@ export type KernelModule = {
   events: readonly EventDefinition[];
   projectors?: readonly Projector[];
   audits?: readonly ContextAudit[];
-  /** ops the writer serves for this context (`intent.hook`) */
+  /** ops the writer serves for this context */
   writerOps?: Readonly<Record<string, ContextOp>>;
+  /**
+   * Work of this context that runs in the process holding the writer role, from when it is the
+   * writer and its app is open (the intent Hooks' spool and view files, hook-keeper.ts);
+   * answers how to stop it, which runs before the read models stop and the log closes.
+   */
+  onWriter?: (writer: WriterContext) => Promise<() => Promise<void>>;
+};
+
+/**
+ * What a context's writer work is given: the app, and the writer's own log and read models,
+ * which it reaches in this process without the app's route, so its stop (which runs while
+ * the app is closing, its route already closed) can still read and write.
+ */
+export type WriterContext = {
+  app: App;
+  log: EventLog;
+  waitFor: (position: number, models?: readonly string[]) => Promise<void>;
+  status: () => Promise<ProjectionStatus[]>;
+  /**
+   * The log's head when this process became the writer, read before any write went through
+   * it: the work starts once the app is open, and writes may come first.
+   */
+  becameWriterAt: Promise<number>;
 };

@@ -1,17 +1,9 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { defaultDataDir } from '../app/data-dir.js';
-import {
-  isHookEvent,
-  parseHookInput,
-  type HookCall,
-  type HookEvent,
-  type HookOutput,
-} from '../app/intent/hook-wire.js';
-import { askWriter } from './hook-writer.js';
+import { runLightHook } from '../app/intent/hook-light.js';
+import { isHookEvent, parseHookInput, type HookEvent } from '../app/intent/hook-wire.js';
 import { lightFlags } from './light-flags.js';
 
-/** `intentlog hook <event>`'s options (commands/hook.ts declares them for `--help`). */
+/** `intentlog hook <event>`'s options (cli/intent/hook.ts declares them for `--help`). */
 export type HookFlags = { dataDir?: string; store?: string; timeout: number };
 
 export const DEFAULT_TIMEOUT_MS = 2000;
@@ -22,7 +14,7 @@ export const timeoutOf = (value: string): number =>
 
 const HOOK_OPTIONS = new Set(['--data-dir', '--store', '--timeout']);
 
-const CONTINUE = '{"continue":true}\n';
+const CONTINUE = '{"continue":true,"suppressOutput":true}\n';
 
 /**
  * The arguments after `hook`, read without commander (a Hook runs on every prompt and loads as
@@ -60,35 +52,18 @@ const readStdin = (deadline: Promise<void>): Promise<string> =>
   });
 
 /**
- * The Hook's answer: from the data dir's running writer if there is one (the usual case: the
- * host started `intentlog mcp`), else by opening the app in this process. A data dir that holds
- * no log (missing, or a directory that is not one: a mistyped `INTENTLOG_HOME`) is never made
- * one: nothing was recorded there, so there is nothing to say. Opening it would create a store
- * and tighten the permissions of everything under it, on every prompt.
- */
-const answer = async (call: HookCall, flags: HookFlags): Promise<HookOutput> => {
-  const dataDir = flags.dataDir ?? defaultDataDir();
-  const store = flags.store || undefined;
-  if (!store && !existsSync(join(dataDir, 'log'))) return { continue: true };
-  if (!store) {
-    const asked = await askWriter(dataDir, call);
-    if (asked.kind === 'answered') return asked.output;
-    if (asked.kind === 'failed') return { continue: true };
-  }
-  const { answerInProcess } = await import('./hook-in-process.js');
-  return answerInProcess(call, { dataDir, ...(store ? { store } : {}) });
-};
-
-/**
  * Runs one Hook as the whole process: the host's JSON on stdin, the answer on stdout, exit 0.
- * Whatever happens — malformed input, no data dir, a held lock, a slow disk, a writer that
- * fails — it answers `{"continue":true}` within its timeout: a Hook fails open for the host.
+ * Whatever happens — malformed input, no data dir, an unreadable view, a full disk — it
+ * answers `{"continue":true}` within its timeout: a Hook fails open for the host. `--store`
+ * is accepted and has no effect: a Hook reads and writes only files of the data dir.
  */
 export const runHookProcess = async (event: HookEvent, flags: HookFlags): Promise<void> => {
   const deadline = new Promise<void>((resolve) => setTimeout(resolve, flags.timeout).unref());
   const answered = async (): Promise<string> => {
     const input = parseHookInput(await readStdin(deadline));
-    return `${JSON.stringify(await answer({ event, input }, flags))}\n`;
+    // the view file and the spool only: no Hook opens the store (docs/intent.md, "Hooks")
+    const output = runLightHook(flags.dataDir ?? defaultDataDir(), event, input);
+    return `${JSON.stringify(output)}\n`;
   };
   const text = await Promise.race([
     answered().catch(() => CONTINUE),

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { contexts } from '../modules/contexts.js';
+import type { ContextCommand } from '../modules/define.js';
 
 /**
  * The `intentlog` binary. Hosts start it on every session and every prompt (`mcp`, `hook`), so
@@ -29,12 +31,10 @@ const KERNEL: Record<string, Loader> = {
 const WITH_SURFACES: Record<string, Loader> = { mcp: KERNEL.mcp! };
 
 /**
- * Commands that open the log but serve nothing: the registry below the surfaces
- * (modules/kernel.ts: every context's events and read models, no MCP, no pages). Intent's
- * `hook` runs on every prompt, so it loads only its file and that.
+ * Kernel commands that open the log but serve nothing: the registry below the surfaces
+ * (modules/kernel.ts: every context's events and read models, no MCP, no pages).
  */
 const WITH_KERNEL: Record<string, Loader> = {
-  hook: async () => (await import('./intent/hook.js')).hookCommand,
   log: async () => (await import('./commands/log.js')).logCommand,
   export: async () => (await import('./commands/export.js')).exportCommand,
   projections: async () => (await import('./commands/projections.js')).projectionsCommand,
@@ -44,13 +44,14 @@ const WITH_KERNEL: Record<string, Loader> = {
 };
 
 /**
- * Commands main.ts gives no registry: they load it themselves where they open the app
- * (options.ts, `kernelRegistry`). `token create`, which scripts wait for, appends through the
- * log alone. One line each, `name: async () => (await import('./commands/<file>.js')).<factory>`.
+ * The contexts' own commands, by name, from their declarations (src/modules/contexts.ts): each
+ * says what it needs loaded. Intent's `hook` runs on every prompt, so it loads only its file and
+ * the kernel parts; the project's `token create`, which scripts wait for, loads the registry
+ * itself where it opens the app (options.ts, `kernelRegistry`).
  */
-const WITHOUT_REGISTRY: Record<string, Loader> = {
-  token: async () => (await import('./project/token.js')).tokenCommand,
-};
+const CONTEXT_COMMANDS: Record<string, ContextCommand> = Object.fromEntries(
+  contexts.flatMap((c) => Object.entries(c.commands ?? {})),
+);
 
 // `intentlog log | head` closes stdout early: that is the reader's choice, not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -77,13 +78,21 @@ const useModules = async () => {
 };
 
 const run = async (name: string | undefined): Promise<Command> => {
-  const light = name !== undefined && Object.hasOwn(WITHOUT_REGISTRY, name);
-  if (light) return program([await WITHOUT_REGISTRY[name]!()]);
-  if (name !== undefined && Object.hasOwn(WITH_KERNEL, name)) {
+  const own =
+    name !== undefined && Object.hasOwn(CONTEXT_COMMANDS, name)
+      ? CONTEXT_COMMANDS[name]
+      : undefined;
+  if (own?.needs === 'nothing') return program([await own.load()]);
+  const kernelOnly = own
+    ? own.load
+    : name !== undefined && Object.hasOwn(WITH_KERNEL, name)
+      ? WITH_KERNEL[name]
+      : undefined;
+  if (kernelOnly && own?.needs !== 'everything') {
     const [{ kernelModules }, { useRegistry }, command] = await Promise.all([
       import('../modules/kernel.js'),
       import('./registry.js'),
-      WITH_KERNEL[name]!(),
+      kernelOnly(),
     ]);
     useRegistry({ modules: kernelModules, surfaces: [] });
     return program([command]);
@@ -103,15 +112,15 @@ const run = async (name: string | undefined): Promise<Command> => {
   const [modules, commands] = await Promise.all([
     useModules(),
     Promise.all(
-      Object.values(
-        kernel ? { [name]: KERNEL[name]! } : { ...KERNEL, ...WITH_KERNEL, ...WITHOUT_REGISTRY },
-      ).map((load) => load()),
+      Object.values(kernel ? { [name]: KERNEL[name]! } : { ...KERNEL, ...WITH_KERNEL }).map(
+        (load) => load(),
+      ),
     ),
   ]);
-  // a context's command that is also listed above (hook) is added once
-  const own = kernel ? [] : modules.flatMap((m) => m.cli ?? []);
+  // every context's own commands, each once
+  const theirs = kernel ? [] : modules.flatMap((m) => m.cli ?? []);
   const root = await program(commands);
-  for (const make of own) {
+  for (const make of theirs) {
     const command = make();
     if (!root.commands.some((c) => c.name() === command.name())) root.addCommand(command);
   }

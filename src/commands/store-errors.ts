@@ -22,6 +22,13 @@ export const domainErrorOf = (error: unknown): DomainError | undefined => {
       ...(timedOut.outcome ? { outcome: timedOut.outcome } : {}),
     });
   const io = ioCauseOf(error);
+  // a read waits for read models that could not store what they folded: nothing to write
+  if (io && links.some((e) => e.code === 'read_model_failed'))
+    return new DomainError(
+      'unavailable',
+      `the read models cannot be brought up to date: ${IO_CODES[io]} (${io}); retry once it is fixed`,
+      { cause: io },
+    );
   if (io)
     return new DomainError(
       'unavailable',

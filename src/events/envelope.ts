@@ -57,6 +57,11 @@ export type StoredRecord = z.infer<typeof StoredRecord>;
 export type LogEvent = Omit<StoredRecord, 'data' | 'sealed'> & {
   data: Record<string, unknown>;
   shredded: boolean;
+  /**
+   * The subject a sealed record's content was sealed under (not secret: the record holds it in
+   * clear), so a read model seals what it derives under the same one. Absent when not sealed.
+   */
+  seal?: string;
 };
 
 /** The envelope `sync_since` and `intentlog log --json` return (governance.md). */

@@ -18,6 +18,8 @@ export type LogReadEventMetadata = ReadEventMetadataWithGlobalPosition & {
   actorRole: string;
   createdAt: string;
   cursor: number;
+  /** the subject the event's content was sealed under, when it was sealed (LogEvent.seal) */
+  seal?: string;
 };
 
 /**
@@ -123,8 +125,13 @@ export interface EventLog extends EventStore<LogReadEventMetadata> {
   shred(subject: string): Promise<void>;
   /** Where read models of this process live (same database for LevelDB, local for others). */
   readonly models: ModelStore;
+  /** Why the store refuses writes now (a full disk), if it does; stores that cannot tell omit it. */
+  writeFault?(): Promise<WriteFault | undefined>;
   close(): Promise<void>;
 }
+
+/** Why a store refuses writes: the cause (`ENOSPC`…, `unknown`), what it said, and since when. */
+export type WriteFault = { cause: string; message: string; since: string };
 
 /** The single-stream answer of a one-stream multi append (Emmett's appendToStream result). */
 export const singleResult = (result: MultiAppendResult): LogAppendResult => ({

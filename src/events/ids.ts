@@ -26,3 +26,6 @@ const uuidv7 = (): string => ids.generate().toString();
 export const newEventId = (): string => `evt_${uuidv7()}`;
 
 export const newId = (prefix: string): string => `${prefix}_${uuidv7()}`;
+
+/** HAI-MCP's id form, `C-<uuidv7>` (owner challenges) and `I-<uuidv7>` (intakes). */
+export const newDashedId = (prefix: string): string => `${prefix}-${uuidv7()}`;

@@ -36,7 +36,7 @@ export const toLogEvent = (record: StoredRecord, catalog: Catalog, keyOf: KeyLoo
     if (opened) data = opened;
     else shredded = true;
   } else data = record.data ?? {};
-  return {
+  const event: LogEvent = {
     event_id: record.event_id,
     type: record.type,
     schema_version: shredded ? record.schema_version : catalog.currentVersion(record.type),
@@ -57,6 +57,8 @@ export const toLogEvent = (record: StoredRecord, catalog: Catalog, keyOf: KeyLoo
     data: shredded ? data : catalog.upcast(record.type, record.schema_version, data),
     shredded,
   };
+  if (sealed) event.seal = sealed.subject;
+  return event;
 };
 
 /** An event as Emmett's `readStream` hands it out. */
@@ -70,6 +72,7 @@ export const toReadEvent = (event: LogEvent): LogReadEvent => ({
   data: event.data,
   kind: 'Event',
   metadata: {
+    ...(event.seal === undefined ? {} : { seal: event.seal }),
     messageId: event.event_id,
     streamName: event.stream_name,
     streamPosition: BigInt(event.stream_version),

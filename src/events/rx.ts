@@ -10,5 +10,7 @@ export { firstValueFrom } from 'rxjs/internal/firstValueFrom';
 export { NEVER } from 'rxjs/internal/observable/never';
 export { Observable } from 'rxjs/internal/Observable';
 export { filter } from 'rxjs/internal/operators/filter';
+export { map } from 'rxjs/internal/operators/map';
+export { merge } from 'rxjs/internal/observable/merge';
 export { timeout } from 'rxjs/internal/operators/timeout';
 export { Subject } from 'rxjs/internal/Subject';

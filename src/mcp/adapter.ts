@@ -12,7 +12,10 @@ import { z } from 'zod';
 import type { CallObserver } from '../app/metrics.js';
 import { isDomainError } from '../commands/errors.js';
 import { compactSchema } from './compact-schema.js';
+import { parseToolInput } from './tool-input.js';
 import { envelopeOfError } from './error-envelope.js';
+import { errorCodeOf } from './flat-envelope.js';
+import { withoutNulls } from './null-args.js';
 import {
   advertisedOutputSchema,
   asDomainError,
@@ -109,8 +112,11 @@ export const callTool = async (
       ...envelopeOfError(error),
     });
   const fieldsOf = (raw: unknown) => vocabulary.envelopeOf?.(raw);
-  const parsed = tool.input.safeParse(args ?? {});
-  if (!parsed.success) return failed(invalidArguments(parsed.error.issues));
+  const parsed = parseToolInput(
+    tool,
+    vocabulary.nullIsAbsent ? withoutNulls(args ?? {}) : (args ?? {}),
+  );
+  if (!parsed.success) return failed(invalidArguments(parsed.issues));
   let ctx: ToolContext | undefined;
   try {
     ctx = await contextOf(request);
@@ -128,11 +134,8 @@ export const callTool = async (
 };
 
 /** The outcome a result is counted under: `ok`, or the error code it answered. */
-const outcomeOf = (result: CallToolResult): string => {
-  const envelope = result.structuredContent as { error?: { code?: unknown } } | undefined;
-  const code = envelope?.error?.code;
-  return result.isError ? (typeof code === 'string' ? code : 'error') : 'ok';
-};
+const outcomeOf = (result: CallToolResult): string =>
+  result.isError ? (errorCodeOf(result.structuredContent) ?? 'error') : 'ok';
 
 /** `callTool`, told to the metrics (count by outcome, latency) when they are kept. */
 const observedCall = (

@@ -12,10 +12,15 @@ export type ConnectInfo = {
   /** extra arguments every command needs to reach the same data (e.g. --data-dir) */
   dataArgs: readonly string[];
   stateful: boolean;
+  /** `serve --require-auth`: every request needs a token or a sign-in, the lists too */
+  requireAuth: boolean;
   /** every surface, each also served alone at `<url>/<surface>` */
   mounted?: readonly string[];
-  /** the bundled Claude Code plugin of the intent surface (a directory), when served */
-  intentPlugin?: string;
+  /**
+   * the checkout this intentlog runs from, when it is one: its root is a Claude Code
+   * marketplace of the intent plugin, and its node_modules/.bin holds the bins
+   */
+  checkout?: string;
 };
 
 const NAME = 'intentlog';
@@ -75,7 +80,8 @@ const snippets = (info: ConnectInfo) => {
 const perSurface = (info: ConnectInfo): string[] =>
   info.mounted && info.mounted.length > 0
     ? [
-        '4. Every surface also has its own endpoint (same process, log and token):',
+        '5. Every surface also has its own endpoint (same process, log and token). Each URL is a',
+        '   server of its own to a host: a token works on all, a sign-in is made once per URL.',
         ...info.mounted.map(
           (name) =>
             `   ${name}: claude mcp add --transport http ${NAME}-${name} ${info.url}/${name} ` +
@@ -94,10 +100,11 @@ const intentSection = (info: ConnectInfo): string[] => {
   const [command = 'node', ...cliArgs] = info.cli;
   const args = [...cliArgs, 'mcp', '--surface', 'intent', ...info.dataArgs];
   return [
-    '5. The intent surface (what the user wants, as claims; docs/intent.md)',
-    ...(info.intentPlugin
+    '6. The intent surface (what the user wants, as claims; docs/intent.md)',
+    ...(info.checkout
       ? [
-          `   Claude Code plugin (MCP server, Hooks, Skill; needs intentlog on PATH): claude plugin install ${sh(info.intentPlugin)}`,
+          '   Claude Code plugin (MCP server, Hooks, Skill; runs this checkout by path):',
+          `     claude plugin marketplace add ${sh(info.checkout)} && claude plugin install ${NAME}-intent@${NAME}`,
         ]
       : []),
     `   Claude Code without the plugin: claude mcp add ${NAME}-intent -- ${line([command, ...args])}`,
@@ -114,6 +121,36 @@ const intentSection = (info: ConnectInfo): string[] => {
   ];
 };
 
+/** What needs a credential, as `serve` was started (docs/clients.md, "Credentials by method"). */
+const credentials = (info: ConnectInfo): string =>
+  info.requireAuth
+    ? 'serve --require-auth: every request needs one or a sign-in, initialize and the lists too'
+    : 'tools/call needs one; initialize and the lists are open';
+
+/** The bins by name: npx in the checkout, or the checkout's node_modules/.bin on PATH. */
+const onPath = (info: ConnectInfo, tokenNpx: string): string[] =>
+  info.checkout
+    ? [
+        `   (in this checkout, \`${tokenNpx}\` does the same; for intentlog on PATH:`,
+        `    export PATH=${sh(`${info.checkout}/node_modules/.bin`)}:"$PATH", or npm link there)`,
+      ]
+    : [];
+
+/** OAuth: the host signs in through the browser, once per URL (docs/clients.md). */
+const signIn = (info: ConnectInfo): string[] => [
+  '4. Sign in instead of a token (OAuth: a person signs in in the browser, once per URL)',
+  `   Claude Code: claude mcp add --transport http ${NAME} ${info.url}`,
+  `                claude mcp login ${NAME}   (or /mcp → Authenticate in a session)`,
+  `   Codex:       codex mcp add ${NAME} --url ${info.url}   (it signs in as it adds the server;`,
+  `                codex mcp login ${NAME} signs in again later)`,
+  '',
+];
+
+const APPROVAL =
+  '   Claude Code asks once before it starts a project .mcp.json server (⏸ Pending approval\n' +
+  '   in claude mcp list until then): approve it in claude, or list it in the git\n' +
+  `   repository's .claude/settings.local.json: {"enabledMcpjsonServers": ["${NAME}"]}`;
+
 export const connectInfo = (info: ConnectInfo): string => {
   const s = snippets(info);
   const mode = info.stateful ? 'stateful sessions' : 'stateless JSON';
@@ -121,10 +158,10 @@ export const connectInfo = (info: ConnectInfo): string => {
     `intentlog ${info.version}: MCP (Streamable HTTP, ${mode}) at ${info.url}`,
     `  surfaces: ${info.surfaces}   data: ${info.dataDir}   stop: Ctrl-C`,
     '',
-    '1. Get a token (tools/call needs one; initialize and tools/list do not):',
+    `1. Get a token (${credentials(info)}):`,
     `     export ${TOKEN_VAR}=$(${s.token})`,
     `   for one actor instead of SYSTEM: ${s.tokenActor}`,
-    `   (in this checkout, \`${s.tokenNpx}\` does the same)`,
+    ...onPath(info, s.tokenNpx),
     '',
     '2. Claude Code',
     `   HTTP:  claude mcp add --transport http ${NAME} ${info.url} --header "Authorization: Bearer $${TOKEN_VAR}"`,
@@ -133,6 +170,7 @@ export const connectInfo = (info: ConnectInfo): string => {
     indent(s.mcpJsonHttp, '     '),
     '   or in .mcp.json (stdio):',
     indent(s.mcpJsonStdio, '     '),
+    APPROVAL,
     '',
     '3. Codex',
     `   HTTP:  codex mcp add ${NAME} --url ${info.url} --bearer-token-env-var ${TOKEN_VAR}`,
@@ -142,6 +180,7 @@ export const connectInfo = (info: ConnectInfo): string => {
     '   or in ~/.codex/config.toml (stdio):',
     indent(s.tomlStdio, '     '),
     '',
+    ...signIn(info),
     ...perSurface(info),
     ...intentSection(info),
     'stdio servers may run next to this one on the same data; add --actor ID to act as an actor.',

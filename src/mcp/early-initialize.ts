@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { scanJsonDepth } from './json-depth.js';
 
 /*
  * The answer to a 2025-era `initialize`, composed without the MCP SDK, zod or any surface:
  * `intentlog mcp` gives it from a table written at build time (early-initialize-table.ts) while
- * the server it describes is still loading. Imports nothing but node:fs, on purpose.
+ * the server it describes is still loading. Imports nothing but node:fs and json-depth.ts (which
+ * imports nothing), on purpose.
  */
 
 /** One surface as `initialize` shows it: what the full server says when it serves it alone. */
@@ -100,6 +102,8 @@ export const earlyAnswer = (
 export const legacyInitialize = (
   line: string,
 ): { id: string | number; protocolVersion: unknown } | undefined => {
+  // too deep for the full server: left to it, whose stdio guard refuses it (json-depth.ts)
+  if (scanJsonDepth(line).tooDeep) return undefined;
   let message: unknown;
   try {
     message = JSON.parse(line);

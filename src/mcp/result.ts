@@ -2,6 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { DomainError, isDomainError, type ErrorCode } from '../commands/errors.js';
 import { domainErrorOf } from '../commands/store-errors.js';
+import { envelopeStyleOf, flatError, flatSuccess } from './flat-envelope.js';
 import type { ToolSuccess, Vocabulary } from './tool.js';
 
 /**
@@ -12,6 +13,10 @@ import type { ToolSuccess, Vocabulary } from './tool.js';
 export const ErrorBody = z.object({
   code: z.string().describe('stable error code of this contract; branch on it, not on the message'),
   message: z.string(),
+  retryable: z
+    .boolean()
+    .optional()
+    .describe('whether the same call may succeed later; present where the contract says'),
   details: z.record(z.string(), z.unknown()),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
@@ -80,6 +85,10 @@ const text = (summary: string, envelope: Envelope): CallToolResult['content'] =>
   { type: 'text', text: `${summary}\n${JSON.stringify(envelope)}` },
 ];
 
+const jsonText = (structured: Record<string, unknown>): CallToolResult['content'] => [
+  { type: 'text', text: JSON.stringify(structured) },
+];
+
 export const successResult = <Result>(
   tool: Operation,
   outcome: ToolSuccess<Result>,
@@ -91,6 +100,12 @@ export const successResult = <Result>(
     ...(outcome.position === undefined ? {} : { position: outcome.position }),
     result: outcome.result,
   };
+  const style = envelopeStyleOf(tool);
+  if (style) {
+    // the surface's text block is its structured content, serialized (flat-envelope.ts)
+    const structured = style === 'flat' ? flatSuccess(envelope) : envelope;
+    return { content: jsonText(structured), structuredContent: structured };
+  }
   const summary = outcome.summary ?? `${tool.name}: ok`;
   return {
     content: outcome.text
@@ -111,8 +126,21 @@ export const errorResult = (
   const envelope: ErrorEnvelope = {
     ok: false,
     ...common(tool, projectId, fields),
-    error: { code, message: error.message, details: error.details },
+    error: {
+      code,
+      message: error.message,
+      // a contract that says whether an error is retryable (intent) says it at the top too
+      ...(typeof error.details.retryable === 'boolean'
+        ? { retryable: error.details.retryable }
+        : {}),
+      details: error.details,
+    },
   };
+  const style = envelopeStyleOf(tool);
+  if (style) {
+    const structured = style === 'flat' ? flatError(envelope) : envelope;
+    return { content: jsonText(structured), structuredContent: structured, isError: true };
+  }
   return {
     content: text(
       vocabulary.errorSummary?.(error) ?? `${tool.name} failed: ${code}: ${error.message}`,

@@ -1,3 +1,4 @@
+import { StringDecoder } from 'node:string_decoder';
 import { Readable, type Writable } from 'node:stream';
 import {
   earlyAnswer,
@@ -14,7 +15,7 @@ import {
  * This module answers it from the build's table while they load, keeps every byte the client
  * sends, and hands stdin back to the full server (stdio.ts), which reads the same bytes again:
  * it replays `initialize` to the server, whose own answer is dropped, then everything after.
- * Imports nothing but early-initialize.ts and node types, on purpose.
+ * Imports nothing but early-initialize.ts and Node's own modules, on purpose.
  */
 
 /** The early answer given, for the full server to recognise (and drop) its own. */
@@ -71,6 +72,8 @@ export const startEarlyStdio = async (options: EarlyOptions, waitMs: number): Pr
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const chunks: Buffer[] = [];
+  // a chunk may end inside a UTF-8 character: decoded across chunks, it stays whole
+  const decoder = new StringDecoder('utf8');
   let head = '';
   let seen = false;
   let ended = false;
@@ -106,7 +109,7 @@ export const startEarlyStdio = async (options: EarlyOptions, waitMs: number): Pr
   const onData = (chunk: Buffer): void => {
     chunks.push(chunk);
     if (seen) return;
-    head += chunk.toString('utf8');
+    head += decoder.write(chunk);
     const end = head.indexOf('\n');
     if (end >= 0) examine(head.slice(0, end).replace(/\r$/, ''));
   };

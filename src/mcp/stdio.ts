@@ -6,6 +6,8 @@ import type { App } from '../app/app.js';
 import type { Principal } from '../commands/principal.js';
 import { serverFactory } from './server.js';
 import { takeEarlyStdio, type EarlyAnswered } from './stdio-early.js';
+import { stdioDepthGuard } from './stdio-depth-guard.js';
+import { tooDeepLine } from './json-depth.js';
 import type { SelectedSurface } from './surfaces/index.js';
 
 // apart from serve.ts, so that `intentlog mcp` never loads the HTTP stack
@@ -62,9 +64,12 @@ export const serveOverStdio = (options: StdioOptions): StdioConnection => {
   const { stdin, stdout } = options.streams ?? { stdin: process.stdin, stdout: process.stdout };
   const early = takeEarlyStdio();
   const input = early?.handOver();
+  const source = input ?? stdin;
+  // too deep a line is answered here, before the SDK parses it (json-depth.ts)
+  const lines = source.pipe(stdioDepthGuard((id) => stdout.write(tooDeepLine(id))));
   const wire = input
-    ? new AfterEarlyAnswer(input, stdout, early!.answered, options.log)
-    : new StdioServerTransport(stdin, stdout);
+    ? new AfterEarlyAnswer(lines, stdout, early!.answered, options.log)
+    : new StdioServerTransport(lines, stdout);
   const handle = serveStdio(factory, {
     transport: wire,
     onerror: (error) => options.log.warn({ err: error }, 'stdio'),
@@ -76,6 +81,9 @@ export const serveOverStdio = (options: StdioOptions): StdioConnection => {
     const inner = wire.onclose;
     wire.onclose = () => {
       inner?.();
+      // as the SDK's transport does with its input: stop reading, so the process may end
+      source.unpipe(lines);
+      source.pause();
       resolve();
     };
   });

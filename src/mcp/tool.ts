@@ -175,6 +175,8 @@ export type Vocabulary = {
    * map's "Development of … was cancelled"); default `<tool> failed: <code>: <message>`.
    */
   errorSummary?: (error: { code: string; message: string }) => string | undefined;
+  /** a `null` argument is the argument left out (HAI-MCP's clients send None; null-args.ts) */
+  nullIsAbsent?: true;
 };
 
 /**

@@ -1,13 +1,15 @@
-import { syncCommand } from '../cli/governance/sync.js';
-import { governanceSurface } from '../mcp/governance/index.js';
-import { governancePages } from '../web/governance/index.js';
-import { defineModule } from './define.js';
-import { governanceKernel } from './kernel.js';
+import { command, defineContext } from './define.js';
 
 /** Multi-actor work governance (contracts/governance.md). */
-export const governanceModule = defineModule({
-  ...governanceKernel,
-  surfaces: [governanceSurface],
-  cli: [syncCommand],
-  pages: governancePages,
+export const governance = defineContext({
+  name: 'governance',
+  kernel: async () => (await import('../app/governance/module.js')).governanceKernel,
+  surfaces: async () => [(await import('../mcp/governance/index.js')).governanceSurface],
+  pages: async () => (await import('../web/governance/index.js')).governancePages,
+  commands: {
+    sync: command(
+      'everything',
+      async () => (await import('../cli/governance/sync.js')).syncCommand,
+    ),
+  },
 });

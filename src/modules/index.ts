@@ -1,31 +1,23 @@
 import { catalogOf, openApp, withProject, type AppOptions } from '../app/app.js';
 import { projectModule } from '../app/project/module.js';
-import type { Registry } from './define.js';
-import { governanceModule } from './governance.js';
-import { intentModule } from './intent.js';
-import { missionsModule } from './missions.js';
-import { storymapModule } from './storymap.js';
-import { systemModule } from './system.js';
-import { webModule } from './web.js';
+import { kernelPages } from '../web/pages/index.js';
+import { contexts } from './contexts.js';
+import { moduleOf, type Registry } from './define.js';
 
-export { defineModule, type Module, type Registry } from './define.js';
+export { defineContext, defineModule, type Module, type Registry } from './define.js';
 
-/** Every context this build serves. Add a context here: one line. */
-export const modules: Registry = [
-  systemModule,
-  governanceModule,
-  storymapModule,
-  webModule,
-  intentModule,
-  missionsModule,
-];
+/** Every context of the registry (contexts.ts), loaded whole: what `serve` and the tests open. */
+export const modules: Registry = await Promise.all(contexts.map(moduleOf));
 
 /** The app with every registered module (what the CLI and the tests open). */
 export const openIntentlog = (options: Omit<AppOptions, 'modules'> & { modules?: Registry } = {}) =>
   openApp({ ...options, modules: options.modules ?? modules });
 
-/** The web view's pages of a registry, each context's in registry order. */
-export const pagesOf = (registry: Registry) => registry.flatMap((m) => m.pages ?? []);
+/** The web view's pages of a registry: each context's in registry order, then its own. */
+export const pagesOf = (registry: Registry) => [
+  ...registry.flatMap((m) => m.pages ?? []),
+  ...kernelPages,
+];
 
 /** The MCP surfaces of a registry. */
 export const surfacesOf = (registry: Registry) => registry.flatMap((m) => m.surfaces ?? []);

@@ -1,9 +1,7 @@
-import { systemSurface } from '../mcp/surfaces/system.js';
-import { defineModule } from './define.js';
-import { systemKernel } from './kernel.js';
+import { defineContext } from './define.js';
 
 /** What the server itself knows (whoami, server_info): no events of its own. */
-export const systemModule = defineModule({
-  ...systemKernel,
-  surfaces: [systemSurface],
+export const system = defineContext({
+  name: 'system',
+  surfaces: async () => [(await import('../mcp/surfaces/system.js')).systemSurface],
 });

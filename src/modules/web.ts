@@ -1,42 +1,13 @@
-import { openCommand } from '../cli/commands/open.js';
-import { projectPages } from '../web/project/pages.js';
-import { auditPage } from '../web/pages/audit.js';
-import { intentTaskPage, intentTasksPage } from '../web/intent/index.js';
-import { missionPage, missionsPage } from '../web/missions/index.js';
-import { buildOrderPage } from '../web/storymap/build-order.js';
-import { storyBoardPage } from '../web/storymap/board.js';
-import { releaseProgressPage } from '../web/storymap/release.js';
-import { storyPage } from '../web/storymap/story.js';
-import { founderTodoPage } from '../web/storymap/todo.js';
-import { timelinePage } from '../web/pages/timeline.js';
-import { defineModule } from './define.js';
-import { webKernel } from './kernel.js';
+import { command, defineContext } from './define.js';
 
 /**
- * The story map's pages, listed here rather than in the story map's module while that context
- * is being reworked in parallel (the lead may move them to `storymapModule.pages`).
+ * The web view (docs/web.md): its sign-in codes (the project context's events, kept as a module
+ * of their own) and `open`. Its own pages (timeline, audit) follow every context's (index.ts).
  */
-const storyMapPages = [
-  storyBoardPage,
-  buildOrderPage,
-  founderTodoPage,
-  storyPage,
-  releaseProgressPage,
-];
-/** Likewise the intent and missions pages (their modules may list them instead). */
-const intentPages = [intentTasksPage, intentTaskPage];
-const missionsPages = [missionsPage, missionPage];
-
-/** The web view (docs/web.md): sign-in codes, the projects and timeline pages, `open`. */
-export const webModule = defineModule({
-  ...webKernel,
-  cli: [openCommand],
-  pages: [
-    ...projectPages,
-    ...storyMapPages,
-    ...intentPages,
-    ...missionsPages,
-    timelinePage,
-    auditPage,
-  ],
+export const web = defineContext({
+  name: 'web',
+  kernel: async () => (await import('../app/project/web-module.js')).webKernel,
+  commands: {
+    open: command('everything', async () => (await import('../cli/commands/open.js')).openCommand),
+  },
 });

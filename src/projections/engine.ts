@@ -1,24 +1,23 @@
 import { performance } from 'node:perf_hooks';
 import type { Subscription } from 'rxjs';
-import { filter, firstValueFrom, timeout } from '../events/rx.js';
 import type { EventLog } from '../events/index.js';
-import { pageWriter, type FoldedPage } from './cohort-page.js';
-import { loadLane, newLane, resetLane, type Lane } from './lane.js';
+import { pageWriter, SLOW_LANE_MS, without, type FoldedPage } from './cohort-page.js';
+import { faultLane, laneStatus, loadLane, newLane, resetLane, visible, type Lane } from './lane.js';
+import { saveIdleCheckpoints } from './lane-checkpoint.js';
+import { laneIndex } from './lane-index.js';
+import { EFFECT_DEADLINE_MS, effectRunner, settleOwed } from './lane-effect.js';
+import { waitForLanes } from './lane-wait.js';
 import { modelCache } from './model-batch.js';
 import { PAGE, pageReader } from './page-reader.js';
 import type { Projector } from './projector.js';
-import {
-  ProjectionTimeoutError,
-  type EngineOptions,
-  type ProjectionEngine,
-  type Progress,
-  type WaitOptions,
-} from './engine-types.js';
+import type { EngineOptions, ProjectionEngine, Progress, WaitOptions } from './engine-types.js';
 
 /** A failed fold is tried again after this long, doubling up to the maximum. */
 const RETRY_MS = { first: 50, max: 5_000 };
 /** A lane found slow on a page goes on alone this long (ms) before it may merge back. */
 const SOLO_MS = 10_000;
+/** An idle read model's checkpoint is written at least this often (pages): a restart rereads no more. */
+export const IDLE_CHECKPOINT_PAGES = 16;
 
 /**
  * Lanes at (about) one position, folded together: each page of the log is read once, handed to
@@ -44,8 +43,10 @@ const highest = (lanes: readonly Lane[]) => Math.max(...lanes.map((l) => l.check
  * Runs projectors over the log. Catch-up and live are one loop that always reads the log in
  * order, so neither can skip or repeat an event; live events only wake it. Each read model
  * has its own checkpoint and its own waiters: a query waits only for the models it reads, and
- * one that is slow, failing or rebuilding holds up only itself (see `Cohort`). Bumping a
- * projector's version resets its keyspace and rebuilds it from the log on start.
+ * one that is slow, failing or rebuilding holds up only itself (see `Cohort`). One that failed
+ * (its projector or effect threw, its write was refused) carries the fault in its status, its
+ * waiters are answered at once, and it is tried again with backoff, on restart and by a
+ * rebuild. Bumping a projector's version resets its keyspace and rebuilds it from the log.
  */
 export const startProjections = async (
   log: EventLog,
@@ -55,13 +56,20 @@ export const startProjections = async (
   const store = log.models;
   const pages = pageReader(log);
   const cache = modelCache();
+  const { onError } = options;
+  const effects = options.effects
+    ? effectRunner(store, options.effectDeadlineMs ?? EFFECT_DEADLINE_MS, onError)
+    : undefined;
+  const lanes = projectors.map(newLane);
   const writer = pageWriter({
     store,
     cache,
-    effects: options.effects ?? false,
-    ...(options.onError ? { onError: options.onError } : {}),
+    index: laneIndex(lanes),
+    checkpointEvery: options.idleCheckpointPages ?? IDLE_CHECKPOINT_PAGES,
+    slowMs: options.slowLaneMs ?? SLOW_LANE_MS,
+    ...(effects ? { effects } : {}),
+    ...(onError ? { onError } : {}),
   });
-  const lanes = projectors.map(newLane);
   const byName = new Map(lanes.map((l) => [l.projector.name, l]));
   const cohorts = new Set<Cohort>();
   const cohortOf = new Map<Lane, Cohort>();
@@ -106,13 +114,27 @@ export const startProjections = async (
     return cohort([...out]);
   };
 
+  /**
+   * Lanes that stopped (their fault recorded) wait to be tried again in a cohort of their own;
+   * when they are all of `c`, `c` waits itself, its backoff growing.
+   */
+  const stop = (c: Cohort, stopped: readonly Lane[]): void => {
+    // a lane split off (slow) while its page was written is already in a cohort of its own
+    const out = stopped.filter((l) => c.lanes.includes(l));
+    if (out.length === 0) return;
+    failedCohort(out.length === c.lanes.length ? c : split(c, out));
+  };
+
   /** Failing and slow lanes go on in cohorts of their own. */
   const leave = (c: Cohort, page: FoldedPage): void => {
-    for (const { lane, error } of page.failed) {
-      lane.error = error instanceof Error ? error.message : String(error);
-      options.onError?.(error, lane.projector.name);
-      failedCohort(split(c, [lane]));
+    for (const { lane, error, position } of page.failed) {
+      faultLane(lane, 'fold', position, error);
+      onError?.(error, lane.projector.name);
     }
+    stop(
+      c,
+      page.failed.map((f) => f.lane),
+    );
     for (const lane of page.slow) {
       lane.soloUntil = performance.now() + SOLO_MS;
       void wake(split(c, [lane]));
@@ -127,11 +149,12 @@ export const startProjections = async (
   const drain = async (c: Cohort): Promise<void> => {
     // a lane that left another cohort may still have its last page being written
     await Promise.all(c.lanes.map((l) => l.committing));
-    let writing: Promise<void> = Promise.resolve();
+    stop(c, await settleOwed(c.lanes, effects));
+    let writing: Promise<Lane[]> = Promise.resolve([]);
     try {
       do {
         c.again = false;
-        if (c.lanes.length === 0) return;
+        if (c.lanes.length === 0 || c.retry) return;
         const from = lowest(c.lanes);
         absorb(c, from - PAGE, highest(c.lanes) + PAGE);
         let next = pages.after(lowest(c.lanes));
@@ -142,17 +165,21 @@ export const startProjections = async (
           // The log is append-only and this fold reaches the page's end, so the next page can
           // be read while this one folds: catch-up overlaps its I/O with the fold.
           next = pages.after(end);
-          const page = await writer.fold(c.lanes, events, !c.progress);
-          await writing;
+          const folded = await writer.fold(c.lanes, events, !c.progress);
+          // lanes that stopped on the page before go no further: not this page either
+          const stalled = await writing;
+          stop(c, stalled);
+          const page = without(folded, stalled);
           writing = writer.commit(page);
           leave(c, page);
-          if (c.lanes.length === 0) break;
+          if (c.lanes.length === 0 || c.retry) break;
           // only lanes at or past this page's end: one behind it would miss the page
           absorb(c, end, end + PAGE);
           c.progress?.(end, await log.head());
         }
-        await writing;
-      } while (c.again && !c.paused && !stopped);
+        stop(c, await writing);
+        writing = Promise.resolve([]);
+      } while (c.again && !c.paused && !stopped && !c.retry);
     } catch (error) {
       // no retry may start while a write it would repeat is still in flight
       await writing.catch(() => undefined);
@@ -160,8 +187,9 @@ export const startProjections = async (
     }
   };
 
-  /** A failed fold or write (a full disk, a store error) is logged and tried again, never dropped. */
+  /** A failed fold, write or effect is reported and tried again, never dropped. */
   const failedCohort = (c: Cohort): void => {
+    if (c.retry) return;
     const delay = Math.min(RETRY_MS.first * 2 ** c.failures++, RETRY_MS.max);
     c.retry = setTimeout(() => {
       delete c.retry;
@@ -175,16 +203,16 @@ export const startProjections = async (
     if (c.paused || stopped || c.retry || !cohorts.has(c)) return c.running ?? Promise.resolve();
     c.running ??= drain(c).then(
       () => {
-        c.failures = 0;
+        if (!c.retry) c.failures = 0;
         delete c.running;
         if (c.lanes.length === 0) cohorts.delete(c);
       },
       (error: unknown) => {
+        // the log could not be read: every lane of the cohort stops where it stands
         delete c.running;
-        const message = error instanceof Error ? error.message : String(error);
         for (const l of c.lanes) {
-          l.error = message;
-          options.onError?.(error, l.projector.name);
+          faultLane(l, 'read', l.checkpoint.position, error);
+          onError?.(error, l.projector.name);
         }
         failedCohort(c);
       },
@@ -215,28 +243,8 @@ export const startProjections = async (
 
   const waitFor = async (position: number, wait: WaitOptions = {}): Promise<void> => {
     const asked = pick(wait.models);
-    const behind = asked.filter((l) => l.checkpoint.position < position);
-    if (behind.length === 0) return;
-    const timeoutMs = wait.timeoutMs ?? 10_000;
-    try {
-      await Promise.all(
-        behind.map((l) => {
-          void wake(cohortOf.get(l)!);
-          return firstValueFrom(
-            l.folded$.pipe(
-              filter((p) => p >= position),
-              timeout(timeoutMs),
-            ),
-          );
-        }),
-      );
-    } catch {
-      const late = asked.filter((l) => l.checkpoint.position < position);
-      throw new ProjectionTimeoutError(
-        position,
-        late.map((l) => ({ name: l.projector.name, position: l.checkpoint.position })),
-      );
-    }
+    for (const l of asked) if (visible(l) < position) void wake(cohortOf.get(l)!);
+    await waitForLanes(asked, position, wait.timeoutMs ?? 10_000);
   };
 
   const rebuild = async (names: string[], onProgress?: Progress): Promise<void> => {
@@ -257,7 +265,6 @@ export const startProjections = async (
       }
     }
     for (const l of chosen) {
-      delete l.error;
       l.soloUntil = 0;
       await resetLane(l, store, cache);
     }
@@ -268,10 +275,10 @@ export const startProjections = async (
     } finally {
       delete c.progress;
     }
-    const broken = chosen.filter((l) => l.error);
+    const broken = chosen.filter((l) => l.fault);
     if (broken.length > 0)
       throw new Error(
-        broken.map((l) => `rebuilding ${l.projector.name} failed: ${l.error}`).join('; '),
+        broken.map((l) => `rebuilding ${l.projector.name} failed: ${l.fault!.message}`).join('; '),
       );
   };
 
@@ -280,19 +287,18 @@ export const startProjections = async (
     rebuild: (names = [], onProgress) => rebuild(names, onProgress),
     async status() {
       const head = await log.head();
-      return lanes.map((l) => ({
-        name: l.projector.name,
-        ...l.checkpoint,
-        head,
-        ...(l.error ? { error: l.error } : {}),
-      }));
+      return lanes.map((l) => laneStatus(l, head));
     },
     async stop() {
       stopped = true;
       live.unsubscribe();
       for (const c of cohorts) if (c.retry) clearTimeout(c.retry);
       await settleAll();
-      for (const l of lanes) l.folded$.complete();
+      await saveIdleCheckpoints(lanes, store, onError);
+      for (const l of lanes) {
+        l.folded$.complete();
+        l.faulted$.complete();
+      }
     },
   };
 };

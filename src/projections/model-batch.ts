@@ -5,7 +5,11 @@ import { modelPrefix, type ModelTx } from './projector.js';
  * Read-model values by key, as the engine last committed or read them (`undefined`: known
  * absent). The engine is the only writer of its projectors' keyspaces, so what it wrote is what
  * the store holds: a projector's read of a hot key (one view per aggregate, folded event after
- * event) costs no store round trip. Bounded; the oldest entries go first.
+ * event) costs no store round trip. Bounded; the entries written or read longest ago go first. The
+ * bound is what a replay's memory stands on: 50,000 decoded views (a story's is ~1.6 KB of
+ * msgpack, several times that in the heap) held ~90 MB live on a product-shaped log, and V8
+ * lets its heap grow to a multiple of what is live; the hot keys of a fold (its maps, the
+ * aggregates the log's recent events touch) are far fewer than 10,000.
  *
  * A keyspace the engine has just emptied (a reset before a rebuild) is `whole`: every key in it
  * that exists is in the cache, so a key it lacks is absent without asking the store (a rebuild
@@ -17,7 +21,10 @@ import { modelPrefix, type ModelTx } from './projector.js';
  * writes are never evicted; they leave when the write succeeds (`committed`) or fails
  * (`abandoned`), and a later stage of the same key wins over an earlier one.
  */
-export const modelCache = (limit = 50_000) => {
+/** How many read-model values the engine keeps decoded (see modelCache). */
+export const MODEL_CACHE_ENTRIES = 10_000;
+
+export const modelCache = (limit = MODEL_CACHE_ENTRIES) => {
   const values = new Map<string, { value: unknown }>();
   const staged = new Map<string, ModelOp>();
   const whole = new Set<string>();
@@ -30,14 +37,25 @@ export const modelCache = (limit = 50_000) => {
     values.delete(key);
     for (const prefix of whole) if (key.startsWith(prefix)) whole.delete(prefix);
   };
+  /**
+   * Walks the keys oldest first, across evictions: a Map keeps a deleted entry's slot until it
+   * rehashes, so a fresh `keys()` for each eviction stepped over every entry evicted before it
+   * (a replay spent seconds there). A live iterator goes on where it stopped, and sees a key
+   * set again (moved to the end) when it gets there.
+   */
+  let oldest: MapIterator<string> | undefined;
+  const evict = (): void => {
+    let next = oldest?.next();
+    if (!next || next.done) {
+      oldest = values.keys();
+      next = oldest.next();
+    }
+    if (!next.done) drop(next.value);
+  };
   const set = (key: string, value: unknown): void => {
     values.delete(key);
     values.set(key, { value });
-    if (values.size <= limit) return;
-    for (const oldest of values.keys()) {
-      drop(oldest);
-      if (values.size <= limit) break;
-    }
+    while (values.size > limit) evict();
   };
   const unstage = (ops: readonly ModelOp[]) => {
     for (const op of ops) if (staged.get(op.key) === op) staged.delete(op.key);
@@ -69,6 +87,7 @@ export const modelCache = (limit = 50_000) => {
     /** Forgets committed values; staged writes stay until their write ends. */
     clear: () => {
       values.clear();
+      oldest = undefined;
       whole.clear();
     },
   };

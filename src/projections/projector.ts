@@ -24,7 +24,11 @@ export type Projector = {
    * A file projection's side effect (e.g. the missions artifacts): run by the live engine after
    * each batch is committed and before its position is reported folded, so read-your-writes
    * covers it; never by the audit's replay. Told the keys the batch wrote in this keyspace.
-   * A failure is reported (onError) and does not stop the fold.
+   * It must be safe to run twice. One that throws or overruns its deadline is reported on this
+   * read model (phase `effect`), whose reads answer `unavailable` until it is run again with
+   * the same keys and succeeds (with backoff, and after a restart); the others go on. An
+   * effect that can fail for one part of its work (one project's files) should report that
+   * part itself and not throw, as the missions artifacts do.
    */
   effect?: (keys: readonly string[], models: ModelStore) => Promise<void>;
 };
@@ -68,6 +72,9 @@ const keyPart = (part: string): string => (UNRESERVED.test(part) ? part : encode
 export const modelKeyPrefix = (...parts: readonly string[]): string => `${modelKey(...parts)}/`;
 
 export const checkpointKey = (name: string): string => `_checkpoint/${name}`;
+/** Where an effect that failed waits to be run again (lane.ts); not part of the read model. */
+export const OWED_EFFECT_PREFIX = '_effect/';
+export const owedEffectKey = (name: string): string => `${OWED_EFFECT_PREFIX}${name}`;
 export const modelPrefix = (name: string): string => `${name}/`;
 
 export type Checkpoint = { version: number; position: number };

@@ -20,6 +20,11 @@ export type PageContext = {
   contextOf: (eventType: string) => string;
   /** every context that declares events, in registry order */
   contexts: readonly string[];
+  /**
+   * why the read models stop short of the log's head (one could not store its last fold: a
+   * full disk), when they do: the page shows what they hold and says so
+   */
+  stale?: string;
 };
 
 export type Rendered = { title: string; body: Html; status?: number };

@@ -1,6 +1,7 @@
 import { withProject, type App } from '../app/app.js';
 import type { KernelModule } from '../app/kernel-module.js';
 import { isDomainError } from '../commands/errors.js';
+import { domainErrorOf } from '../commands/store-errors.js';
 import type { HttpRoute } from '../mcp/http/handler.js';
 import { asset } from './assets.js';
 import { filterOf, readsRow, visibleProjects } from './event-rows.js';
@@ -50,6 +51,16 @@ const signInNeeded = (pages: readonly Page[], reason: string) =>
   );
 
 /**
+ * A read model that failed to store a fold (a full disk) stays where it was until the store
+ * takes writes again: a person reading is shown what it holds, with the reason, rather than an
+ * error page. Any other failure of the wait (a bug, a timeout) stays an error.
+ */
+const staleReason = (error: unknown): string => {
+  if ((error as { code?: unknown } | null)?.code !== 'read_model_failed') throw error;
+  return domainErrorOf(error)?.message ?? (error as Error).message;
+};
+
+/**
  * `?at=N`: a position in the log (clamped to the head); `?at=<ISO time>` (or `?time=`): the
  * last position committed by then. Absent or empty: live.
  */
@@ -87,8 +98,12 @@ export const webView = ({ app, pages, modules }: WebOptions) => {
   ): Promise<PageContext> => {
     const at = await atOf(app, url);
     const models = found.page.models;
-    if (at === undefined) await app.waitFor(await app.log.head(), models);
+    const stale =
+      at === undefined
+        ? await app.waitFor(await app.log.head(), models).then(() => undefined, staleReason)
+        : undefined;
     return {
+      ...(stale ? { stale } : {}),
       app,
       principal: session.principal,
       url,
@@ -103,7 +118,8 @@ export const webView = ({ app, pages, modules }: WebOptions) => {
 
   const show = async (ctx: PageContext, target: Page, refusal?: string): Promise<Response> => {
     const rendered = await target.render(ctx);
-    const alert = refusal ? html`<p class="refusal" role="alert">${refusal}</p>` : '';
+    const notice = refusal ?? (ctx.stale && `Not up to date: ${ctx.stale}`);
+    const alert = notice ? html`<p class="refusal" role="alert">${notice}</p>` : '';
     const body = html`${alert}${rendered.body}`;
     const project = ctx.params.project;
     return page(

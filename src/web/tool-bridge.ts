@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { isDomainError, type ErrorCode } from '../commands/errors.js';
 import { packageVersion } from '../mcp/server.js';
+import { parseToolInput } from '../mcp/tool-input.js';
 import type { Surface, ToolContext, ToolSuccess } from '../mcp/tool.js';
 import type { PageContext } from './page.js';
 
@@ -26,10 +27,10 @@ export const runTool = async (
 ): Promise<ToolOutcome> => {
   const tool = surface.tools.find((t) => t.name === name);
   if (!tool) return { ok: false, code: 'not_found', message: `no tool ${name}` };
-  const parsed = tool.input.safeParse(args);
+  const parsed = parseToolInput(tool, args);
   if (!parsed.success) {
     const code = surface.errorCodes?.invalid_argument ?? 'invalid_argument';
-    return { ok: false, code, message: zodMessage(parsed.error.issues) };
+    return { ok: false, code, message: zodMessage(parsed.issues) };
   }
   const context: ToolContext = {
     app: ctx.app,

@@ -17,6 +17,7 @@ const cleanEnv = (extra: Record<string, string> = {}): Record<string, string> =>
   INTENTLOG_STORE: '',
   INTENTLOG_ACTOR: '',
   INTENTLOG_SURFACE: '',
+  INTENTLOG_ROOT: '',
   ...extra,
 });
 
@@ -62,11 +63,22 @@ export type Serving = {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 };
 
+/** Where serve runs: the repository root unless `cwd` (e.g. a linked project) says otherwise. */
+export type ServeOptions = { cwd?: string; env?: Record<string, string> };
+
 /** Starts `intentlog serve --port 0 --data-dir <dir>` and waits for the banner naming its URL. */
-export const startServe = (dataDir: string, args: string[] = []): Promise<Serving> =>
+export const startServe = (
+  dataDir: string,
+  args: string[] = [],
+  options: ServeOptions = {},
+): Promise<Serving> =>
   new Promise((resolve, reject) => {
     const run = intentlog(['serve', '--port', '0', '--data-dir', dataDir, ...args]);
-    const proc = spawn(run.command, run.args, { cwd: root, env: cleanEnv(), stdio: 'pipe' });
+    const proc = spawn(run.command, run.args, {
+      cwd: options.cwd ?? root,
+      env: cleanEnv(options.env),
+      stdio: 'pipe',
+    });
     let out = '';
     let err = '';
     const exit = new Promise<number | null>((done) => proc.on('close', (code) => done(code)));

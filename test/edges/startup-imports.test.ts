@@ -74,7 +74,7 @@ describe('start-up: a command loads only what it uses', () => {
       `${JSON.stringify(initialize)}\n`,
     );
     assert.ok(
-      loaded.some((m) => /\/mcp\/surfaces\/governance\./.test(m)),
+      loaded.some((m) => /\/mcp\/governance\/index\./.test(m)),
       'its surfaces',
     );
     none(loaded, /\/(src|dist)\/web\/|node_modules\/(hono|@hono)\//, 'the web view');

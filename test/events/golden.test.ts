@@ -5,6 +5,7 @@ import { fullCatalog } from '../../src/modules/index.js';
 
 const catalog = fullCatalog();
 import { decode, GENESIS_HASH, verifyChain, type StoredRecord } from '../../src/events/index.js';
+import { intentRef } from '../../src/events/intent/index.js';
 import { toLogEvent } from '../../src/events/record-view.js';
 
 // Stored bytes of old event versions, kept forever: a reader of today must still read them.
@@ -49,5 +50,27 @@ describe('golden fixtures of old event versions', () => {
     const member = { ...(event.data as Record<string, unknown>), role: 'member' };
     assert.throws(() => catalog.validateVersion('actor.registered', 2, member), /does not match/);
     assert.deepEqual(catalog.validate('actor.registered', member), member);
+  });
+
+  it('reads intent tombstones v1 (claim and task ids) as v3 (refs), the chain unchanged', () => {
+    const id = '6c2cf5d1-b17a-43a7-a4db-b0dd2e79566a';
+    const claim = golden('intent.claim_deleted.v1.msgpack');
+    assert.equal(claim.schema_version, 1);
+    assert.equal(verifyChain([claim], GENESIS_HASH), undefined);
+    assert.deepEqual(toLogEvent(claim, catalog, () => undefined).data, {
+      project_id: 'golden',
+      task_ref: intentRef('golden-task'),
+      claim_ref: intentRef(id),
+      deleted_at: '2026-12-01T00:00:00.000Z',
+    });
+    const task = golden('intent.task_deleted.v1.msgpack');
+    assert.equal(verifyChain([task], GENESIS_HASH), undefined);
+    assert.deepEqual(toLogEvent(task, catalog, () => undefined).data, {
+      project_id: 'golden',
+      task_ref: intentRef('golden-task'),
+      claim_refs: [intentRef(id)],
+      candidate_ids: [],
+      deleted_at: '2026-12-01T00:00:00.000Z',
+    });
   });
 });

@@ -93,7 +93,7 @@ export type World = {
   client(who: Who, endpoint: Endpoint): Client;
 };
 
-export type Endpoint = 'mcp' | 'storymap' | 'storymap-local';
+export type Endpoint = 'mcp' | 'storymap' | 'storymap-local' | 'intent' | 'missions';
 
 const everyone: readonly Who[] = [
   'system',
@@ -151,6 +151,8 @@ export const withWorld = (body: (world: World) => Promise<void>) =>
       mcp: stateless.url,
       storymap: `${stateless.url}/storymap`,
       'storymap-local': stateful.url,
+      intent: `${stateless.url}/intent`,
+      missions: `${stateless.url}/missions`,
     };
     const clients = new Map<string, Client>();
     try {

@@ -1,22 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import { cli, cliIn, seed, withAppIn, withDataDir } from '../cli/cli-harness.js';
-
-/** Flips `count` bytes of the newest file with this extension in the data dir's LevelDB. */
-const flipBytes = async (dir: string, ext: string, count = 32): Promise<string> => {
-  const names = (await readdir(join(dir, 'log'))).filter((n) => n.endsWith(ext)).sort();
-  const name = names.at(-1);
-  assert.ok(name, `no ${ext} file in ${dir}/log: ${names.join(', ')}`);
-  const path = join(dir, 'log', name);
-  const bytes = await readFile(path);
-  assert.ok(bytes.length > count * 4, `${name} holds only ${bytes.length} bytes`);
-  const at = Math.floor(bytes.length / 2);
-  for (let i = at; i < at + count; i++) bytes[i] = bytes[i]! ^ 0xff;
-  await writeFile(path, bytes);
-  return path;
-};
+import { flipBytes } from '../support/flip-bytes.js';
 
 /** More events after the seed, so the write-ahead log spans several records. */
 const grow = (dir: string) =>

@@ -1,7 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, open, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
@@ -10,41 +8,7 @@ import { auditVerify } from '../../src/app/audit.js';
 import { resolveSurfaces } from '../../src/mcp/surfaces/index.js';
 import { modules, openIntentlog, surfacesOf } from '../../src/modules/index.js';
 import { connect } from '../mcp/harness.js';
-
-/** A small tmpfs of our own, or the reason there cannot be one here (then the test is skipped). */
-const mountSmallFs = async (): Promise<{ dir: string; unmount(): Promise<void> } | string> => {
-  if (process.platform !== 'linux') return 'tmpfs mounts need Linux';
-  if (process.getuid?.() !== 0) return 'mounting a tmpfs needs root';
-  const dir = await mkdtemp(join(tmpdir(), 'intentlog-full-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=3m', 'tmpfs', dir], { stdio: 'pipe' });
-  } catch (error) {
-    await rm(dir, { recursive: true, force: true });
-    return `mount -t tmpfs is not permitted here: ${(error as Error).message.split('\n')[0]}`;
-  }
-  return {
-    dir,
-    unmount: async () => {
-      execFileSync('umount', [dir]);
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-};
-
-/** Writes a file until the file system is full; answers its path. */
-const fill = async (dir: string): Promise<string> => {
-  const path = join(dir, 'filler');
-  const file = await open(path, 'w');
-  const chunk = Buffer.alloc(64 * 1024, 1);
-  try {
-    for (;;) await file.write(chunk);
-  } catch (error) {
-    assert.equal((error as { code?: string }).code, 'ENOSPC');
-  } finally {
-    await file.close();
-  }
-  return path;
-};
+import { fill, mountSmallFs } from './small-fs.js';
 
 type Answer = {
   ok: boolean;

@@ -42,7 +42,7 @@ type Envelope = {
   ok: boolean;
   project_id: string | null;
   result?: Record<string, unknown>;
-  error?: { code: string; message: string; details: Record<string, unknown> };
+  error?: unknown;
 };
 type Call = (name: string, args: Record<string, unknown>) => Promise<Envelope>;
 
@@ -143,7 +143,9 @@ const freshProject = async () => {
   return dir;
 };
 
-const codeOf = (e: Envelope) => (e.ok ? 'ok' : e.error!.code);
+// missions answers carry the code as a string (flat); intent's as an object
+const codeOf = (e: Envelope) =>
+  e.ok ? 'ok' : typeof e.error === 'string' ? e.error : (e.error as { code: string }).code;
 const rel = (root: string, path: string) => path.slice(root.length + 1);
 
 /** A project with an open mission (criterion C1), for rows that need one. */

@@ -118,7 +118,8 @@ describe('intent authorization: two actors and SYSTEM over HTTP with tokens', ()
     root = await mkdtemp(join(tmpdir(), 'intentlog-intent-root-'));
     await new Promise<void>((ready, fail) => {
       finished = withDataDir(principals, async (dir, tokens) => {
-        server = await startServer(dir, { args: ['--surface', 'intent'] });
+        // actors name project directories only where the server allows them (root-policy.ts)
+        server = await startServer(dir, { args: ['--surface', 'intent', '--project-root', root] });
         try {
           for (const who of Object.keys(principals) as Who[])
             clients[who] = await connectAs(server.url, tokens[who]!);

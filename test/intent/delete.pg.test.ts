@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, it } from 'node:test';
 import pg from 'pg';
 import { filesHolding } from '../../src/events/level/level-scan.js';
-import { claimSubject } from '../../src/events/intent/index.js';
+import { claimSubject, intentRef } from '../../src/events/intent/index.js';
 import { distinctStatement } from '../conformance/privacy-scenario.js';
 import { dropSchema, freshSchema, storeUrl, testDatabaseUrl } from '../postgres/pg-test-db.js';
 import { verifyAudit } from './audit.js';
@@ -77,18 +77,21 @@ it('PostgreSQL: intent_delete leaves the statement in no row and no file, and au
       const app = await openAt(data, store);
       const c = await intentClient(app, [root]);
       let task_id: string;
+      let goneId: unknown;
       try {
         task_id = String((await c.ok('intent_start_task')).task_id);
         const gone = await c.ok('intent_add_explicit', {
           ...said(task_id, doomed),
           request_id: 'r-doomed',
         });
+        goneId = gone.claim_id;
         await c.ok('intent_add_explicit', said(task_id, kept));
         assert.equal(await keysOf(String(gone.claim_id)), 1, 'sealed under a key of its own');
         const deleted = await c.ok('intent_delete', {
           task_id,
           claim_id: gone.claim_id,
           confirmation: `DELETE CLAIM ${gone.claim_id}`,
+          request_id: 'r-delete',
         });
         // the server's bytes are not this process's to read: the answer says so with null
         assert.deepEqual(deleted.verification, {
@@ -109,8 +112,12 @@ it('PostgreSQL: intent_delete leaves the statement in no row and no file, and au
       await client.connect();
       try {
         assert.deepEqual(await rowsHolding(client, doomed), []);
-        // the search does find what is stored in plain text (the stream names hold the task id)
-        assert.notDeepEqual(await rowsHolding(client, task_id), []);
+        // nor its id: rows name claims by ref (issue 33), a tombstone and an answer included
+        assert.deepEqual(await rowsHolding(client, String(goneId)), []);
+        // the search does find what is stored in plain text (the stream names hold the task's
+        // ref); the task's id itself is in no row, only sealed
+        assert.notDeepEqual(await rowsHolding(client, intentRef(task_id)), []);
+        assert.deepEqual(await rowsHolding(client, task_id), []);
         assert.deepEqual(await filesHolding(data, [doomed]), [], 'nothing in the local data dir');
         const dir = await databaseDir(client);
         if (dir !== undefined) {

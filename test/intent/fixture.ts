@@ -2,7 +2,7 @@ import { isDomainError } from '../../src/commands/errors.js';
 import type { IntentCode } from '../../src/commands/intent/errors.js';
 import { claimSubject } from '../../src/commands/intent/task.js';
 import type { IntentEvent } from '../../src/commands/intent/task-state.js';
-import type { ClaimBody } from '../../src/events/intent/index.js';
+import { taskSubject, type ClaimBody } from '../../src/events/intent/index.js';
 
 /** One project, one task, one clock for every intent decider test. */
 export const P = 'proj-1';
@@ -44,7 +44,15 @@ export const claim = (
 export const started: IntentEvent = {
   type: 'intent.task_started',
   data: { project_id: P, task_id: T, host_session_hash: null, started_at: NOW },
+  metadata: { seal: taskSubject(T) },
 };
+
+/** The start of the task, bound to a host session (its hash). */
+export const startedWith = (host_session_hash: string): IntentEvent => ({
+  type: 'intent.task_started',
+  data: { project_id: P, task_id: T, host_session_hash, started_at: NOW },
+  metadata: { seal: taskSubject(T) },
+});
 
 export const added = (body: ClaimBody): IntentEvent => ({
   type: 'intent.claim_added',

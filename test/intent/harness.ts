@@ -1,9 +1,13 @@
+import { strict as assert } from 'node:assert';
+import { realpathSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import type { App } from '../../src/app/app.js';
+import { rootHashOf } from '../../src/app/intent/hook-light.js';
+import { readView } from '../../src/app/intent/hook-view-file.js';
 import type { Principal } from '../../src/commands/principal.js';
 import { serverFactory } from '../../src/mcp/server.js';
 import { resolveSurfaces } from '../../src/mcp/surfaces/index.js';
@@ -17,7 +21,7 @@ export type Envelope = {
   project_id: string | null;
   task_id: string | null;
   result?: Record<string, unknown>;
-  error?: { code: string; message: string; details: Record<string, unknown> };
+  error?: { code: string; message: string; retryable?: boolean; details: Record<string, unknown> };
 };
 
 /** A temporary directory (a project root or a data dir), removed after the body. */
@@ -75,6 +79,31 @@ export const intentClient = async (
     return envelope.result as Record<string, never>;
   };
   return { client, call, ok, close: () => client.close() };
+};
+
+/** Starts a task for `session` in `root` with these claims, then closes the app (no writer left). */
+export const startTaskAt = async (
+  data: string,
+  root: string,
+  session: string,
+  claims: unknown[] = [],
+) => {
+  const app = await openAt(data);
+  const c = await intentClient(app, [root]);
+  let task_id: string;
+  try {
+    const started = await c.ok('intent_start_task', { host_session_id: session, claims });
+    task_id = String(started.task_id);
+  } finally {
+    await c.close();
+    await app.close();
+  }
+  // a finished writer leaves the project's view written: its stop waits for it
+  assert.ok(
+    readView(data, rootHashOf(realpathSync(root)))?.tasks.some((t) => t.task_id === task_id),
+    'the view holds the task once the writer has closed',
+  );
+  return task_id;
 };
 
 /** Two actors, for the tests of who reaches a task. */

@@ -1,23 +1,24 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { openApp } from '../../src/app/app.js';
-import { runHook } from '../../src/app/intent-hooks.js';
+import { runLightHook, rootHashOf } from '../../src/app/intent/hook-light.js';
+import { spoolDir, spooled } from '../../src/app/intent/hook-spool.js';
+import { readView, viewsDir } from '../../src/app/intent/hook-view-file.js';
+import { SYSTEM } from '../../src/commands/principal.js';
 import { filesHolding } from '../../src/events/level/level-scan.js';
-import { askWriter } from '../../src/cli/hook-writer.js';
-import { writerSocketPath } from '../../src/events/open-log.js';
 import { intentlogArgs, intentlogHookArgs } from '../support/intentlog-bin.js';
-import { agentSource, intentClient, openAt, userSource, withDir } from './harness.js';
+import { agentSource, intentClient, openAt, startTaskAt, userSource, withDir } from './harness.js';
 
 const EVENTS = ['session-start', 'user-prompt', 'post-compact', 'stop', 'session-end'];
+const QUIET = { continue: true, suppressOutput: true };
 
 /**
  * Runs `intentlog hook <event>` with `stdin`; resolves with its stdout and exit code. The
- * Hook's own deadline is raised far above its default: these tests check what it records, and
- * on a loaded machine a 2 s deadline would answer `continue` before the write.
+ * Hook's own deadline is raised far above its default: these tests check what it does, and on a
+ * loaded machine a 2 s deadline would answer `continue` first.
  */
 const hook = (event: string, dataDir: string, stdin: string) =>
   run(intentlogArgs(['hook', ...hookArgs(event, dataDir)]), stdin);
@@ -41,17 +42,39 @@ const run = (args: string[], stdin: string) =>
     child.stdin.end(stdin);
   });
 
+const user = (statement: string) => ({
+  epistemic_status: 'explicit',
+  basis: 'direct_statement',
+  statement,
+  source_ref: userSource,
+});
+
+/** The task's Hook candidates, as a writer folded them (opening the app folds the spool). */
+const candidatesOf = async (data: string, root: string, task_id: string) => {
+  const app = await openAt(data);
+  const c = await intentClient(app, [root]);
+  try {
+    const { candidates } = await c.ok('intent_list_candidates', { task_id });
+    return candidates as unknown as { candidate_id: string; origin: string; hook_event: string }[];
+  } finally {
+    await c.close();
+    await app.close();
+  }
+};
+
+const contextOf = (output: { hookSpecificOutput?: { additionalContext: string } }) =>
+  output.hookSpecificOutput?.additionalContext ?? '';
+
 describe('intent hooks CLI', () => {
   it('every hook continues on malformed input and never creates a missing data dir', () =>
     withDir(async (dir) => {
       const missing = join(dir, 'not-there');
-      // one malformed shape per event (each a process start; the machine is shared)
       const malformed = ['', '{not json', '[1,2]', 'null', '{"cwd": 42}'];
       await Promise.all(
         EVENTS.map(async (event, i) => {
           const { stdout, code } = await hook(event, missing, malformed[i]!);
           assert.equal(code, 0);
-          assert.deepEqual(JSON.parse(stdout), { continue: true }, `${event} ${malformed[i]}`);
+          assert.deepEqual(JSON.parse(stdout), QUIET, `${event} ${malformed[i]}`);
         }),
       );
       assert.equal(existsSync(missing), false);
@@ -60,108 +83,115 @@ describe('intent hooks CLI', () => {
   it('a directory that is no data dir is left as it was', () =>
     withDir(async (dir) => {
       await writeFile(join(dir, 'notes.txt'), 'not intentlog', { mode: 0o644 });
-      const { stdout } = await hook('stop', dir, JSON.stringify({ cwd: dir }));
-      assert.deepEqual(JSON.parse(stdout), { continue: true });
+      const { stdout } = await hook('stop', dir, JSON.stringify({ cwd: dir, session_id: 's' }));
+      assert.deepEqual(JSON.parse(stdout), QUIET);
       assert.deepEqual(readdirSync(dir), ['notes.txt']);
       assert.equal(statSync(join(dir, 'notes.txt')).mode & 0o777, 0o644);
     }));
 
-  it('session-start injects only direct user statements; user-prompt records only a hash', () =>
+  it('no writer: session-start reads the view file; user-prompt spools, folded once later', () =>
     withDir((data) =>
       withDir(async (root) => {
         const said = 'Use British spelling in the docs';
         const guessed = 'The user probably wants emoji in commit messages';
         const prompt = 'PROMPT-please-refactor-module-quokka-8812';
-        let task_id: string;
-        {
-          const app = await openAt(data);
-          const c = await intentClient(app, [root]);
-          task_id = String(
-            (
-              await c.ok('intent_start_task', {
-                host_session_id: 'session-A',
-                claims: [
-                  {
-                    epistemic_status: 'explicit',
-                    basis: 'direct_statement',
-                    statement: said,
-                    source_ref: userSource,
-                  },
-                  {
-                    epistemic_status: 'inferred',
-                    confidence: 0.4,
-                    statement: guessed,
-                    source_ref: agentSource,
-                  },
-                ],
-              })
-            ).task_id,
-          );
-          await c.close();
-          await app.close();
-        }
+        const task_id = await startTaskAt(data, root, 'session-A', [
+          user(said),
+          {
+            epistemic_status: 'inferred',
+            confidence: 0.4,
+            statement: guessed,
+            source_ref: agentSource,
+          },
+        ]);
+        // the view is sealed: the statement is nowhere in plain text outside the log's own files
+        assert.deepEqual(await filesHolding(viewsDir(data), [said]), []);
+
         const start = await hook(
           'session-start',
           data,
-          JSON.stringify({ cwd: root, session_id: 'x' }),
+          JSON.stringify({ cwd: root, session_id: 'session-A' }),
         );
-        const context = JSON.parse(start.stdout) as {
-          continue: boolean;
-          hookSpecificOutput: { additionalContext: string };
-        };
-        assert.equal(context.continue, true);
-        assert.ok(context.hookSpecificOutput.additionalContext.includes(said));
-        assert.ok(!context.hookSpecificOutput.additionalContext.includes(guessed));
-        assert.match(context.hookSpecificOutput.additionalContext, /1 further claims/);
+        const output = JSON.parse(start.stdout) as Parameters<typeof contextOf>[0];
+        assert.equal((output as { suppressOutput?: boolean }).suppressOutput, true);
+        assert.ok(contextOf(output).includes(said));
+        assert.ok(contextOf(output).includes(task_id));
+        assert.ok(!contextOf(output).includes(guessed));
+        assert.match(contextOf(output), /1 further claims/);
 
-        const other = await hook('session-start', data, JSON.stringify({ cwd: '/' }));
-        assert.deepEqual(JSON.parse(other.stdout), { continue: true }, 'another project: nothing');
+        // another session of the project: its association token, nothing of the task
+        const other = JSON.parse(
+          (await hook('session-start', data, JSON.stringify({ cwd: root, session_id: 'S-other' })))
+            .stdout,
+        ) as Parameters<typeof contextOf>[0];
+        assert.match(contextOf(other), /host_session_id="S-other"/);
+        assert.ok(!contextOf(other).includes(said));
 
         const input = { cwd: root, session_id: 'session-A', prompt };
-        assert.deepEqual(
-          JSON.parse((await hook('user-prompt', data, JSON.stringify(input))).stdout),
-          {
-            continue: true,
-          },
-        );
+        const prompted = JSON.parse(
+          (await hook('user-prompt', data, JSON.stringify(input))).stdout,
+        ) as Parameters<typeof contextOf>[0];
+        assert.ok(contextOf(prompted).includes(said), 'user-prompt injects the compact snapshot');
+        assert.equal(spooled(data).length, 1, 'spooled, no writer ran');
         assert.deepEqual(await filesHolding(data, [prompt]), []);
+
+        const first = await candidatesOf(data, root, task_id);
+        assert.deepEqual(
+          first.map((x) => [x.origin, x.hook_event]),
+          [['hook', 'user-prompt']],
+        );
+        assert.deepEqual(spooled(data), [], 'the writer folded and removed it');
+        assert.deepEqual(await candidatesOf(data, root, task_id), first, 'folded once');
+      }),
+    ));
+
+  it('a root another context bound under a name of its own does not stop the views', () =>
+    withDir((data) =>
+      withDir(async (root) => {
         const app = await openAt(data);
+        // '0' sorts before every sha256 in hex: the writer meets it first on every refresh
+        await app.projects.create({ project_id: 'other', name: 'Other' }, { principal: SYSTEM });
+        await app.projects.bindRoot(
+          { project_id: 'other', root_hash: '0', device: 'd' },
+          { principal: SYSTEM },
+        );
         const c = await intentClient(app, [root]);
         try {
-          const { candidates } = await c.ok('intent_list_candidates', { task_id });
-          const list = candidates as unknown as {
-            origin: string;
-            hook_event: string;
-            statement: null;
-          }[];
-          assert.deepEqual(
-            list.map((x) => [x.origin, x.hook_event, x.statement]),
-            [['hook', 'user-prompt', null]],
-          );
+          await c.ok('intent_start_task', {
+            host_session_id: 'S',
+            claims: [user('Keep the CLI flags')],
+          });
         } finally {
           await c.close();
           await app.close();
         }
+        const view = readView(data, rootHashOf(realpathSync(root)));
+        assert.deepEqual(view?.tasks[0]?.direct, ['Keep the CLI flags']);
       }),
     ));
 
-  it('session-start shows what is active after a replacement and an invalidation', () =>
+  it('the view follows the log: replacement, invalidation, deletion, a running writer', () =>
     withDir((data) =>
       withDir(async (root) => {
         const app = await openAt(data);
         const c = await intentClient(app, [root]);
-        const user = (statement: string) => ({
-          epistemic_status: 'explicit',
-          basis: 'direct_statement',
-          statement,
-          source_ref: userSource,
-        });
+        const rootHash = rootHashOf(realpathSync(root));
+        const viewed = async (wanted: (direct: string[], active: number) => boolean) => {
+          for (let i = 0; i < 200; i++) {
+            const task = readView(data, rootHash)?.tasks[0];
+            if (task && wanted(task.direct, task.active)) return task.direct;
+            await new Promise((r) => setTimeout(r, 25));
+          }
+          assert.fail(`the view never showed it: ${JSON.stringify(readView(data, rootHash))}`);
+        };
         try {
           const started = await c.ok('intent_start_task', {
+            host_session_id: 'S',
             claims: [user('Keep the CLI flags'), user('Write the docs in French')],
           });
           const task_id = String(started.task_id);
           const [flags, french] = started.claims as unknown as { claim_id: string }[];
+          await viewed((d) => d.length === 2);
           await c.ok('intent_replace_claim', {
             task_id,
             supersedes: [flags!.claim_id],
@@ -179,14 +209,58 @@ describe('intent hooks CLI', () => {
             confidence: 0.5,
             source_ref: agentSource,
           });
-          const { hookSpecificOutput } = await runHook(app, 'session-start', { cwd: root });
-          const lines = hookSpecificOutput!.additionalContext.split('\n');
+          // while this process is the writer, no close needed: the view is rewritten after writes
+          assert.deepEqual(await viewed((d, active) => d.length === 1 && active === 2), [
+            'Keep the CLI flags and their short forms',
+          ]);
+          const context = contextOf(
+            runLightHook(data, 'session-start', { cwd: root, session_id: 'S' }),
+          );
           assert.deepEqual(
-            lines.filter((l) => l.startsWith('- ')),
+            context.split('\n').filter((l) => l.startsWith('- ')),
             ['- "Keep the CLI flags and their short forms"'],
           );
-          // the inference: active, not a direct statement; the replaced and the invalidated: gone
-          assert.match(lines.at(-1)!, /^\(1 further claims/);
+          assert.match(context.split('\n').at(-1)!, /^\(1 further claims/);
+          // a deleted task leaves the view; its old key is gone with the rewrite
+          const keysBefore = readdirSync(viewsDir(data)).filter((n) => n.endsWith('.key'));
+          await c.ok('intent_delete', { task_id, confirmation: `DELETE TASK ${task_id}` });
+          for (let i = 0; i < 200 && (readView(data, rootHash)?.tasks.length ?? 1) > 0; i++)
+            await new Promise((r) => setTimeout(r, 25));
+          assert.deepEqual(readView(data, rootHash)?.tasks, []);
+          const keysAfter = readdirSync(viewsDir(data)).filter((n) => n.endsWith('.key'));
+          assert.equal(keysAfter.length, 1);
+          assert.ok(!keysBefore.includes(keysAfter[0]!));
+        } finally {
+          await c.close();
+          await app.close();
+        }
+      }),
+    ));
+
+  it('a running writer folds what a Hook spools, without a restart', () =>
+    withDir((data) =>
+      withDir(async (root) => {
+        const app = await openAt(data);
+        const c = await intentClient(app, [root]);
+        try {
+          const task_id = String(
+            (await c.ok('intent_start_task', { host_session_id: 'W' })).task_id,
+          );
+          const rootHash = rootHashOf(realpathSync(root));
+          for (let i = 0; i < 200 && !readView(data, rootHash)?.tasks.length; i++)
+            await new Promise((r) => setTimeout(r, 25));
+          const prompt = JSON.stringify({ cwd: root, session_id: 'W', prompt: 'hi' });
+          const answer = JSON.parse((await hook('user-prompt', data, prompt)).stdout) as Parameters<
+            typeof contextOf
+          >[0];
+          assert.ok(contextOf(answer).includes(task_id));
+          let listed: unknown[] = [];
+          for (let i = 0; i < 200 && listed.length === 0; i++) {
+            listed = (await c.ok('intent_list_candidates', { task_id }))
+              .candidates as unknown as unknown[];
+            if (listed.length === 0) await new Promise((r) => setTimeout(r, 25));
+          }
+          assert.equal(listed.length, 1);
         } finally {
           await c.close();
           await app.close();
@@ -197,97 +271,54 @@ describe('intent hooks CLI', () => {
   it('post-compact flags recovery; the next session-start names the task once', () =>
     withDir((data) =>
       withDir(async (root) => {
-        let task_id: string;
-        {
-          const app = await openAt(data);
-          const c = await intentClient(app, [root]);
-          task_id = String(
-            (await c.ok('intent_start_task', { host_session_id: 'session-B' })).task_id,
-          );
-          await c.close();
-          await app.close();
-        }
-        const session = (id: string) => JSON.stringify({ cwd: root, session_id: id });
-        const contextOf = (stdout: string) =>
-          (
-            JSON.parse(stdout) as {
-              continue: true;
-              hookSpecificOutput?: { additionalContext: string };
-            }
-          ).hookSpecificOutput?.additionalContext;
+        const task_id = await startTaskAt(data, root, 'session-B');
+        const session = (id: string) => ({ cwd: root, session_id: id });
         // another session's compaction flags nothing
-        await hook('post-compact', data, session('session-other'));
-        assert.equal(
-          contextOf((await hook('session-start', data, session('x'))).stdout),
-          undefined,
+        runLightHook(data, 'post-compact', session('session-other'));
+        assert.doesNotMatch(
+          contextOf(runLightHook(data, 'session-start', session('session-B'))),
+          /compacted/,
         );
 
-        const compacted = await hook('post-compact', data, session('session-B'));
-        assert.deepEqual(JSON.parse(compacted.stdout), { continue: true });
-        const next = contextOf((await hook('session-start', data, session('session-B'))).stdout);
-        assert.match(next ?? '', /context was compacted/);
-        assert.ok(next!.includes(`intent_get_snapshot {"task_id":"${task_id}"}`));
-        assert.ok(!next!.includes('could not be verified'));
-        // served once: the start after it says nothing more
-        assert.equal(
-          contextOf((await hook('session-start', data, session('session-B'))).stdout),
-          undefined,
+        assert.deepEqual(runLightHook(data, 'post-compact', session('session-B')), QUIET);
+        const next = contextOf(runLightHook(data, 'session-start', session('session-B')));
+        assert.match(next, /context was compacted/);
+        assert.ok(next.includes(`intent_get_snapshot {"task_id":"${task_id}"}`));
+        assert.ok(!next.includes('could not be verified'));
+        // served once, before and after a writer folds the spool
+        assert.doesNotMatch(
+          contextOf(runLightHook(data, 'session-start', session('session-B'))),
+          /compacted/,
+        );
+        await candidatesOf(data, root, task_id);
+        assert.deepEqual(spooled(data), []);
+        assert.doesNotMatch(
+          contextOf(runLightHook(data, 'session-start', session('session-B'))),
+          /compacted/,
         );
       }),
     ));
 
-  it('a running writer answers the Hook: same context, candidate recorded', () =>
+  it('a private task suppresses its Hooks: nothing said, nothing spooled', () =>
     withDir((data) =>
       withDir(async (root) => {
-        const said = 'Keep the public API unchanged';
         const app = await openAt(data);
         const c = await intentClient(app, [root]);
         try {
           const task_id = String(
-            (
-              await c.ok('intent_start_task', {
-                host_session_id: 'session-W',
-                claims: [
-                  {
-                    epistemic_status: 'explicit',
-                    basis: 'direct_statement',
-                    statement: said,
-                    source_ref: userSource,
-                  },
-                ],
-              })
-            ).task_id,
+            (await c.ok('intent_start_task', { host_session_id: 'P' })).task_id,
           );
-          // asked directly: the writer (this process) runs it; nothing else opens the store
-          const asked = await askWriter(data, {
-            event: 'session-start',
-            input: { cwd: root, session_id: 'x' },
-          });
-          assert.equal(asked.kind, 'answered');
-          assert.ok(
-            asked.kind === 'answered' &&
-              asked.output.hookSpecificOutput?.additionalContext.includes(said),
-          );
-          // the whole process, while this process holds the data dir's lock
-          const start = await hook('session-start', data, JSON.stringify({ cwd: root }));
-          assert.deepEqual(JSON.parse(start.stdout), asked.kind === 'answered' && asked.output);
-          // the plugin's entry answers the same
-          const entry = intentlogHookArgs(hookArgs('session-start', data));
-          const fromEntry = await run(entry, JSON.stringify({ cwd: root }));
-          assert.deepEqual(JSON.parse(fromEntry.stdout), JSON.parse(start.stdout));
-          const prompt = JSON.stringify({ cwd: root, session_id: 'session-W', prompt: 'hi' });
-          assert.deepEqual(JSON.parse((await hook('user-prompt', data, prompt)).stdout), {
-            continue: true,
-          });
-          const { candidates } = await c.ok('intent_list_candidates', { task_id });
-          assert.deepEqual(
-            (candidates as unknown as { hook_event: string }[]).map((x) => x.hook_event),
-            ['user-prompt'],
-          );
+          await c.ok('intent_set_mode', { task_id, mode: 'private', host_session_id: 'P' });
         } finally {
           await c.close();
           await app.close();
         }
+        for (const event of ['session-start', 'user-prompt', 'stop'] as const)
+          assert.deepEqual(
+            runLightHook(data, event, { cwd: root, session_id: 'P', prompt: 'x' }),
+            QUIET,
+          );
+        assert.deepEqual(spooled(data), []);
       }),
     ));
 
@@ -299,7 +330,7 @@ describe('intent hooks CLI', () => {
         run(intentlogHookArgs(['--help']), ''),
       ]);
       assert.equal(malformed.code, 0);
-      assert.deepEqual(JSON.parse(malformed.stdout), { continue: true });
+      assert.deepEqual(JSON.parse(malformed.stdout), QUIET);
       assert.equal(existsSync(missing), false);
       assert.equal(help.code, 0);
       assert.match(help.stdout, /Usage: intentlog hook \[options\] <event>/);
@@ -323,24 +354,16 @@ describe('intent hooks CLI', () => {
     assert.deepEqual(commands.map((c) => c.split(' ')[1]).sort(), [...EVENTS].sort());
   });
 
-  it('no writer, or one that serves no Hooks: the Hook is told to open the app itself', () =>
-    withDir(async (data) => {
-      const call = { event: 'stop', input: {} } as const;
-      assert.deepEqual(await askWriter(data, call), { kind: 'none' }, 'no socket');
-      // a socket file a killed writer left behind: nobody listens
-      await writeFile(writerSocketPath(data), '');
-      assert.deepEqual(await askWriter(data, call), { kind: 'none' }, 'stale socket');
-      // a writer whose app has no intent context (no `intent.hook` op)
-      const app = await openApp({ dataDir: data, modules: [] });
-      try {
-        assert.deepEqual(await askWriter(data, call), { kind: 'none' }, 'no intent.hook');
-      } finally {
-        await app.close();
-      }
-      assert.deepEqual(
-        JSON.parse((await hook('stop', data, JSON.stringify({ cwd: '/' }))).stdout),
-        { continue: true },
-        'and then it opens the app in process',
-      );
-    }));
+  it('the spool directory holds only whole records', () =>
+    withDir((data) =>
+      withDir(async (root) => {
+        await startTaskAt(data, root, 'R');
+        runLightHook(data, 'stop', { cwd: root, session_id: 'R' });
+        assert.deepEqual(
+          readdirSync(spoolDir(data)).filter((n) => !n.endsWith('.rec')),
+          [],
+          'no temporary file left',
+        );
+      }),
+    ));
 });

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
+import { intentRef } from '../../src/events/intent/index.js';
 import { filesHolding } from '../../src/events/level/level-scan.js';
 import { verifyAudit } from './audit.js';
 import { intentClient, openAt, userSource, withDir } from './harness.js';
@@ -95,8 +96,8 @@ describe('intent privacy on disk (LevelDB)', () => {
           await app.close();
         }
         assert.deepEqual(await filesHolding(data, [doomed]), []);
-        // the search does find what is stored in plain bytes (stream names hold the task id)
-        assert.notDeepEqual(await filesHolding(data, [task_id]), []);
+        // the search does find what is stored in plain bytes (stream names hold the task's ref)
+        assert.notDeepEqual(await filesHolding(data, [intentRef(task_id)]), []);
         await verifyAudit(data);
       }),
     ));

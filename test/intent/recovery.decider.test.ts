@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import { deciderSpec } from '../commands/decider-spec.js';
 import { taskDecider } from '../../src/commands/intent/task.js';
 import type { IntentEvent } from '../../src/commands/intent/task-state.js';
+import { taskSubject } from '../../src/events/intent/index.js';
 import { LATER, NOW, P, T, started, withCode } from './fixture.js';
 
 const given = deciderSpec(taskDecider);
@@ -13,14 +14,17 @@ const flag = (state: 'verified' | 'unverified', now = NOW) => ({
 const serve = { type: 'ServeRecovery' as const, data: { now: LATER } };
 const flagged = (state: 'verified' | 'unverified', at = NOW): IntentEvent => ({
   type: 'intent.recovery_flagged',
+  metadata: { seal: taskSubject(T) },
   data: { ...onTask, state, flagged_at: at },
 });
 const served: IntentEvent = {
   type: 'intent.recovery_served',
+  metadata: { seal: taskSubject(T) },
   data: { ...onTask, served_at: LATER },
 };
 const mode = (m: 'private' | 'off'): IntentEvent => ({
   type: 'intent.mode_set',
+  metadata: { seal: taskSubject(T) },
   data: { ...onTask, mode: m, marker_hash: m === 'private' ? 'h' : null, set_at: NOW },
 });
 

@@ -21,6 +21,40 @@ describe('intent redaction and caps', () => {
       assert.equal(out.redactions, 1);
     });
 
+  // intent-loop's redaction cases (redaction.test, service.test) and issue 33's own input
+  const quoted = [
+    [
+      '{"password":"abc\\"TOPSECRETVALUE987","nested":{"api_key":"value with spaces"}}',
+      ['TOPSECRETVALUE987', 'value with spaces'],
+      '}}',
+      2,
+    ],
+    [
+      'password: "correct horse battery staple", keep this suffix',
+      ['correct horse', 'battery staple'],
+      ', keep this suffix',
+      1,
+    ],
+    [
+      '{"password":"supersecretvalue","api_key":"api-secret-value"}',
+      ['supersecretvalue', 'api-secret-value'],
+      '}',
+      2,
+    ],
+    ["use token='a quoted secret' here", ['a quoted secret'], ' here', 1],
+    [`my ghp_${'x'.repeat(24)} token`, ['x'.repeat(24)], ' token', 1],
+  ] as const;
+  for (const [input, secrets, suffix, count] of quoted)
+    it(`redacts the whole quoted or JSON value: ${input.slice(0, 40)}`, () => {
+      const out = redactAndCap(input, STATEMENT_MAX);
+      for (const secret of secrets) assert.ok(!out.text.includes(secret), out.text);
+      assert.ok(out.text.endsWith(suffix), out.text);
+      assert.equal(out.redactions, count, out.text);
+    });
+
+  it('counts a value already redacted by a more specific rule once', () =>
+    assert.equal(redactAndCap(`token=ghp_${'a'.repeat(30)}`, STATEMENT_MAX).redactions, 1));
+
   it('leaves ordinary prose alone', () =>
     assert.deepEqual(redactAndCap('  keep the API stable  ', 500), {
       text: 'keep the API stable',

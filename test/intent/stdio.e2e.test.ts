@@ -2,39 +2,10 @@ import { strict as assert } from 'node:assert';
 import { realpath } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
-import { intentlog, root as repoRoot } from '../e2e/harness.js';
-import { userSource, withDir, type Envelope } from './harness.js';
+import { userSource, withDir } from './harness.js';
+import { stdio } from './stdio-client.js';
 
 const SANDBOX = 'codex/sandbox-state-meta';
-
-/** A real MCP client over stdio, the way Claude Code or Codex starts `intentlog mcp`. */
-const stdio = async (dataDir: string, roots: readonly string[] | null) => {
-  const transport = new StdioClientTransport({
-    ...intentlog(['mcp', '--data-dir', dataDir, '--surface', 'intent']),
-    cwd: repoRoot,
-    env: { ...getDefaultEnvironment(), INTENTLOG_HOME: '', INTENTLOG_STORE: '' },
-    stderr: 'pipe',
-  });
-  const client = new Client(
-    { name: 'e2e', version: '1' },
-    roots ? { capabilities: { roots: {} } } : {},
-  );
-  if (roots)
-    client.setRequestHandler('roots/list', async () => ({
-      roots: roots.map((r) => ({ uri: pathToFileURL(r).href })),
-    }));
-  await client.connect(transport);
-  const call = async (
-    name: string,
-    args: Record<string, unknown>,
-    meta?: Record<string, unknown>,
-  ) =>
-    (await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }))
-      .structuredContent as Envelope;
-  return { client, call };
-};
 
 describe('intent over stdio, end to end', () => {
   it('finds the project from the one client root, and refuses without one', () =>

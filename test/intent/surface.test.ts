@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
+import { filesHolding } from '../../src/events/level/level-scan.js';
 import { agentSource, intentClient, openAt, userSource, withDir } from './harness.js';
 
 describe('intent surface (in-memory MCP client, LevelDB store)', () => {
@@ -63,6 +64,7 @@ describe('intent surface (in-memory MCP client, LevelDB store)', () => {
           assert.equal(refused.ok, false);
           assert.equal(refused.error!.code, 'AUTHORITY_VIOLATION');
           assert.equal(refused.error!.details.retryable, false);
+          assert.equal(refused.error!.retryable, false, 'retryable at the top too (intent-loop)');
           assert.equal(refused.task_id, task_id);
 
           await c.ok('intent_invalidate', {
@@ -132,6 +134,53 @@ describe('intent surface (in-memory MCP client, LevelDB store)', () => {
       }),
     ));
 
+  it('intent_set_mode dedupes a request_id like every task-scoped mutation', () =>
+    withDir((data) =>
+      withDir(async (root) => {
+        const app = await openAt(data);
+        const c = await intentClient(app, [root]);
+        try {
+          const { task_id } = await c.ok('intent_start_task');
+          const off = { task_id, mode: 'off', request_id: 'mode-1' };
+          const first = await c.call('intent_set_mode', off);
+          assert.equal(first.ok, true, JSON.stringify(first.error));
+          const head = await app.log.head();
+          const again = await c.call('intent_set_mode', off);
+          assert.equal(again.ok, true);
+          assert.equal((again as { replayed?: boolean }).replayed, true);
+          const reused = await c.call('intent_set_mode', { ...off, mode: 'on' });
+          assert.equal(reused.error?.code, 'REQUEST_ID_REUSED');
+          assert.equal(await app.log.head(), head, 'neither the replay nor the reuse appended');
+        } finally {
+          await c.close();
+          await app.close();
+        }
+      }),
+    ));
+
+  it('JSON and quoted credentials never reach the ledger', () =>
+    withDir((data) =>
+      withDir(async (root) => {
+        const app = await openAt(data);
+        const c = await intentClient(app, [root]);
+        try {
+          const { task_id } = await c.ok('intent_start_task');
+          const added = await c.ok('intent_add_explicit', {
+            task_id,
+            statement:
+              'Use {"password":"supersecretvalue","api_key":"api-secret-value"} for staging',
+            basis: 'direct_statement',
+            source_ref: userSource,
+          });
+          assert.equal(added.redactions, 2);
+        } finally {
+          await c.close();
+          await app.close();
+        }
+        assert.deepEqual(await filesHolding(data, ['supersecretvalue', 'api-secret-value']), []);
+      }),
+    ));
+
   it('refuses tool output as explicit and unknown keys, before writing', () =>
     withDir((data) =>
       withDir(async (root) => {
@@ -146,7 +195,7 @@ describe('intent surface (in-memory MCP client, LevelDB store)', () => {
             basis: 'direct_statement',
             source_ref: { kind: 'tool_result', event_id: 't' },
           });
-          assert.equal(tool.error!.code, 'INVALID_ARGUMENT');
+          assert.equal(tool.error!.code, 'INVALID_SOURCE');
           const extra = await c.call('intent_get_snapshot', { task_id, surprise: 1 });
           assert.equal(extra.error!.code, 'INVALID_ARGUMENT');
           assert.equal(await app.log.head(), head);
@@ -219,7 +268,11 @@ describe('intent surface (in-memory MCP client, LevelDB store)', () => {
             tasks.push({ task_id, claim_id: String(added.claim_id) });
             if (i === 1) {
               const early = await confirm(tasks[0]!);
-              assert.equal(early.error?.code, 'INVALID_ARGUMENT', 'two tasks are not enough');
+              assert.equal(
+                early.error?.code,
+                'LONG_TERM_CONFIRMATION_REQUIRED',
+                'two tasks are not enough',
+              );
             }
           }
           const listed = await c.ok('intent_list_candidates', { task_id: tasks[0]!.task_id });

@@ -3,6 +3,7 @@ import { deciderSpec } from '../commands/decider-spec.js';
 import { taskDeciderFor } from '../../src/commands/intent/task-access.js';
 import type { IntentEvent } from '../../src/commands/intent/task-state.js';
 import { SYSTEM } from '../../src/commands/principal.js';
+import { intentRef } from '../../src/events/intent/index.js';
 import { NOW, P, T, added, claim, started, withCode } from './fixture.js';
 
 /** The start event as the log hands it to a fold: with its envelope's actor. */
@@ -40,7 +41,13 @@ describe('intent task access: a task is its starter’s', () => {
       startedBy('alice'),
       {
         type: 'intent.task_deleted',
-        data: { project_id: P, task_id: T, claim_ids: [], candidate_ids: [], deleted_at: NOW },
+        data: {
+          project_id: P,
+          task_ref: intentRef(T),
+          claim_refs: [],
+          candidate_ids: [],
+          deleted_at: NOW,
+        },
       },
     ])
       .when(add)

@@ -2,8 +2,8 @@ import { describe, it } from 'node:test';
 import { deciderSpec } from '../commands/decider-spec.js';
 import { claimSubject, taskDecider } from '../../src/commands/intent/task.js';
 import type { IntentEvent } from '../../src/commands/intent/task-state.js';
-import type { SourceRef } from '../../src/events/intent/index.js';
-import { LATER, NOW, P, T, added, claim, started, withCode } from './fixture.js';
+import { intentRef, taskSubject, type SourceRef } from '../../src/events/intent/index.js';
+import { LATER, NOW, P, T, added, claim, started, startedWith, withCode } from './fixture.js';
 
 const given = deciderSpec(taskDecider);
 const userEvent = { kind: 'user_event' as const, event_id: 'u-9', sha256: null, excerpt: null };
@@ -30,6 +30,35 @@ describe('intent task decider', () => {
         .then([started, added(explicitA)]));
     it('associates with an existing task without writing', () =>
       given([started]).when(start()).thenNothingHappened());
+    // intent-loop security-regressions "reassociation revokes an old Hook session"
+    const startWith = (host_session_hash: string | null) => ({
+      ...start([]),
+      data: { ...start([]).data, associate_only: true, host_session_hash },
+    });
+    const startedS1 = startedWith('hash-s1');
+    const associatedS2: IntentEvent = {
+      type: 'intent.session_associated',
+      metadata: { seal: taskSubject(T) },
+      data: { project_id: P, task_id: T, host_session_hash: 'hash-s2', associated_at: NOW },
+    };
+    it('associates another host session with an existing task: it feeds the task now', () =>
+      given([startedS1]).when(startWith('hash-s2')).then([associatedS2]));
+    it('associates the session it already has, or none, without writing', () => {
+      given([startedS1]).when(startWith('hash-s1')).thenNothingHappened();
+      given([startedS1, associatedS2]).when(startWith('hash-s2')).thenNothingHappened();
+      given([startedS1]).when(startWith(null)).thenNothingHappened();
+    });
+    it('keeps a private task with the session its marker names', () =>
+      given([
+        startedS1,
+        {
+          type: 'intent.mode_set',
+          metadata: { seal: taskSubject(T) },
+          data: { project_id: P, task_id: T, mode: 'private', marker_hash: 'hash-s1', set_at: NOW },
+        },
+      ])
+        .when(startWith('hash-s2'))
+        .thenThrows(withCode('PRIVATE_TASK_OWNED')));
     it('refuses more than 12 initial claims', () =>
       given([])
         .when(start(Array.from({ length: 13 }, (_, i) => claim(`c${i}`, 'explicit'))))
@@ -57,9 +86,15 @@ describe('intent task decider', () => {
       given([started])
         .when(add(claim('a', 'explicit', { source_ref: { ...agentTurn, kind: 'tool_result' } })))
         .thenThrows(withCode('AUTHORITY_VIOLATION')));
-    it('refuses an unknown that names no decision', () =>
+    it('adds an unknown that names no decision (intent-loop’s unknowns name none)', () => {
+      const unknown = claim('u', 'unknown', { affects_decision: null });
       given([started])
-        .when(add(claim('u', 'unknown', { affects_decision: null })))
+        .when(add(unknown))
+        .then([added(unknown)]);
+    });
+    it('refuses a feedback class on anything but evidence', () =>
+      given([started])
+        .when(add(claim('i', 'inferred', { feedback_class: 'keep' })))
         .thenThrows(withCode('INVALID_ARGUMENT')));
     it('adds a dispute over two claims without choosing a winner', () => {
       const dispute = claim('d', 'disputed', { disputes: ['a', 'b'] });
@@ -152,16 +187,31 @@ describe('intent task decider', () => {
   });
 
   describe('PromoteClaim: three distinct tasks plus confirmation', () => {
+    // intent-loop service.test "long-term inference stays a candidate until three tasks and
+    // direct confirmation"
     const candidate = claim('l', 'inferred', { scope: 'long_term', candidate: true });
-    const promote = (recurrence_tasks: string[], claim_id = 'l') => ({
+    const confirmation = claim('n', 'explicit', {
+      statement: 'Across projects, I prefer dense keyboard-first tables.',
+      basis: 'confirmed_candidate',
+      scope: 'long_term',
+      supersedes: ['l'],
+      valid_from: LATER,
+    });
+    const promote = (recurrence_tasks: string[], claim_id = 'l', body = confirmation) => ({
       type: 'PromoteClaim' as const,
-      data: { claim_id, recurrence_tasks, confirmation_event_id: 'u-5', now: LATER },
+      data: {
+        claim_id,
+        recurrence_tasks,
+        confirmation_event_id: 'u-5',
+        claim: { ...body, supersedes: [claim_id] },
+        now: LATER,
+      },
     });
     it('refuses a promotion seen in two tasks (a repeat of one task counts once)', () =>
       given([started, added(candidate)])
         .when(promote([T, 'task-2', 'task-2']))
-        .thenThrows(withCode('INVALID_ARGUMENT')));
-    it('promotes after three distinct tasks and the confirmation', () =>
+        .thenThrows(withCode('LONG_TERM_CONFIRMATION_REQUIRED')));
+    it('promotes after three distinct tasks: the user’s words become the explicit claim', () =>
       given([started, added(candidate)])
         .when(promote(['task-3', T, 'task-2']))
         .then([
@@ -175,8 +225,14 @@ describe('intent task decider', () => {
               confirmation_event_id: 'u-5',
               promoted_at: LATER,
             },
+            metadata: { seal: claimSubject('l') },
           },
+          added(confirmation),
         ]));
+    it('refuses a confirmation that is not a user-explicit long-term claim', () =>
+      given([started, added(candidate)])
+        .when(promote([T, 'task-2', 'task-3'], 'l', { ...confirmation, scope: 'task' }))
+        .thenThrows(withCode('INVALID_ARGUMENT')));
     it('refuses to promote what is not a candidate', () =>
       given([started, added(inferredB)])
         .when(promote([T, 'task-2', 'task-3'], 'b'))
@@ -184,14 +240,45 @@ describe('intent task decider', () => {
   });
 
   describe('modes and deletion', () => {
+    const setMode = (mode: 'on' | 'private' | 'off', marker_hash: string | null) => ({
+      type: 'SetMode' as const,
+      data: { mode, marker_hash, now: NOW },
+    });
+    const modeSet = (mode: 'on' | 'private' | 'off', marker_hash: string | null): IntentEvent => ({
+      type: 'intent.mode_set',
+      metadata: { seal: taskSubject(T) },
+      data: { project_id: P, task_id: T, mode, marker_hash, set_at: NOW },
+    });
+    const withSession = startedWith('hash-s1');
     it('private mode needs the hashed host token', () =>
       given([started])
-        .when({ type: 'SetMode', data: { mode: 'private', marker_hash: null, now: NOW } })
+        .when(setMode('private', null))
         .thenThrows(withCode('PRIVATE_TOKEN_REQUIRED')));
+    it('private mode without a token takes the task’s associated session', () =>
+      given([withSession])
+        .when(setMode('private', null))
+        .then([modeSet('private', 'hash-s1')]));
+    it('a private task is its session’s: another session cannot switch it', () => {
+      given([withSession, modeSet('private', 'hash-s1')])
+        .when(setMode('on', 'hash-s2'))
+        .thenThrows(withCode('PRIVATE_TASK_OWNED'));
+      given([withSession, modeSet('private', 'hash-s1')])
+        .when(setMode('private', 'hash-s2'))
+        .thenThrows(withCode('PRIVATE_TASK_OWNED'));
+      given([withSession, modeSet('private', 'hash-s1')])
+        .when(setMode('on', 'hash-s1'))
+        .then([modeSet('on', null)]);
+    });
     it('deletes a claim with a tombstone; a deleted claim id is never reused', () => {
+      // the tombstone names the claim by its ref: its id is not kept once its key is shredded
       const tombstone: IntentEvent = {
         type: 'intent.claim_deleted',
-        data: { project_id: P, task_id: T, claim_id: 'a', deleted_at: LATER },
+        data: {
+          project_id: P,
+          task_ref: intentRef(T),
+          claim_ref: intentRef('a'),
+          deleted_at: LATER,
+        },
       };
       given([started, added(explicitA)])
         .when({ type: 'DeleteClaim', data: { claim_id: 'a', now: LATER } })
@@ -209,7 +296,13 @@ describe('intent task decider', () => {
         started,
         {
           type: 'intent.task_deleted',
-          data: { project_id: P, task_id: T, claim_ids: [], candidate_ids: [], deleted_at: NOW },
+          data: {
+            project_id: P,
+            task_ref: intentRef(T),
+            claim_refs: [],
+            candidate_ids: [],
+            deleted_at: NOW,
+          },
         },
       ])
         .when({ type: 'AddClaim', data: { claim: inferredB, now: NOW } })
@@ -254,6 +347,7 @@ describe('intent task decider', () => {
         .then([
           {
             type: 'intent.import_recorded',
+            metadata: { seal: taskSubject(T) },
             data: {
               project_id: P,
               task_id: T,
@@ -273,10 +367,12 @@ describe('intent task decider', () => {
 describe('intent task decider: modes route semantic writes', () => {
   const privateMode: IntentEvent = {
     type: 'intent.mode_set',
+    metadata: { seal: taskSubject(T) },
     data: { project_id: P, task_id: T, mode: 'private', marker_hash: 'h', set_at: NOW },
   };
   const offMode: IntentEvent = {
     type: 'intent.mode_set',
+    metadata: { seal: taskSubject(T) },
     data: { project_id: P, task_id: T, mode: 'off', marker_hash: null, set_at: NOW },
   };
   const b = claim('b', 'inferred');

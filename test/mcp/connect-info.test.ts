@@ -10,6 +10,7 @@ const info = {
   cli: ['node', '/opt/intent log/dist/cli/main.js'],
   dataArgs: ['--data-dir', '/data/my ledger'],
   stateful: false,
+  requireAuth: false,
 };
 
 /** The JSON block that follows a heading line, up to the next unindented-brace line. */
@@ -68,13 +69,38 @@ describe('the connection banner', () => {
     const served = connectInfo({
       ...info,
       mounted: ['governance', 'intent'],
-      intentPlugin: '/opt/intent log/plugin',
+      checkout: '/opt/intent log',
     });
-    assert.match(served, /claude plugin install '\/opt\/intent log\/plugin'/);
+    assert.match(
+      served,
+      /claude plugin marketplace add '\/opt\/intent log' && claude plugin install intentlog-intent@intentlog\n/,
+    );
+    assert.match(served, /export PATH='\/opt\/intent log\/node_modules\/\.bin':"\$PATH"/);
     const toml = served.slice(served.indexOf('[mcp_servers.intentlog-intent]'));
     assert.match(
       toml,
       /^\[mcp_servers\.intentlog-intent\]\n\s+command = "node"\n\s+args = \["\/opt\/intent log\/dist\/cli\/main\.js", "mcp", "--surface", "intent", "--data-dir", "\/data\/my ledger"\]\n/,
     );
+  });
+
+  it('says what needs a token as serve was started, and how to sign in once per URL', () => {
+    const open = connectInfo({ ...info, mounted: ['governance', 'storymap'] });
+    const closed = connectInfo({ ...info, mounted: ['governance', 'storymap'], requireAuth: true });
+    assert.match(open, /tools\/call needs one; initialize and the lists are open/);
+    assert.doesNotMatch(open, /--require-auth/);
+    assert.match(closed, /every request needs one or a sign-in, initialize and the lists too/);
+    assert.doesNotMatch(closed, /lists are open/);
+    for (const banner of [open, closed]) {
+      assert.match(banner, /claude mcp login intentlog/);
+      assert.match(
+        banner,
+        /codex mcp add intentlog --url http:\/\/127\.0\.0\.1:7411\/mcp {3}\(it signs in/,
+      );
+      assert.match(banner, /codex mcp login intentlog/);
+      assert.match(banner, /once per URL/);
+      assert.match(banner, /a token works on all, a sign-in is made once per URL/);
+      assert.match(banner, /Pending approval/);
+      assert.match(banner, /"enabledMcpjsonServers": \["intentlog"\]/);
+    }
   });
 });

@@ -39,6 +39,13 @@ describe('hai_check_activity drift classes', () => {
     ));
   it('drift: a sensitive action the lease was not granted', () =>
     assert.equal(classify({ activity_kind: 'push' }), 'drift'));
+  // issue 30 #6: HAI-MCP's sensitive actions include secrets, force_push and rm_rf
+  for (const kind of ['secrets', 'force_push', 'rm_rf', 'commit', 'merge', 'release'])
+    it(`drift: the sensitive action ${kind}, not granted`, () =>
+      assert.equal(
+        classify({ activity_step: 'exfiltrate secrets', activity_kind: kind }),
+        'drift',
+      ));
   it('drift outranks a declared blocker', () =>
     assert.equal(
       classify({ declares_blocker: true, affected_paths: [{ path: 'etc/x', inside_root: true }] }),
@@ -63,8 +70,11 @@ describe('lease validity', () => {
       () => validLease(desk, 'S1', at(30)),
       withCode('lease_expired', (d) => d.required_action === 'pause'),
     ));
-  it('unknown sessions are refused as lease_revoked', () =>
-    assert.throws(() => validLease(desk, 'S9', at(5)), withCode('lease_revoked')));
+  it('unknown sessions are invalid_args, unclear: pause (HAI-MCP: "session not found")', () =>
+    assert.throws(
+      () => validLease(desk, 'S9', at(5)),
+      withCode('invalid_args', (d) => d.required_action === 'pause'),
+    ));
 });
 
 describe('recontract', () => {
@@ -124,8 +134,10 @@ describe('recontract', () => {
         },
       ]));
 
-  it('refuses break_glass without its marker', () =>
+  it('refuses break_glass without its marker: the owner gate (HAI-MCP)', () =>
     given([opened])
       .when({ ...recontract(), data: { ...recontract().data, mode: 'break_glass' } })
-      .thenThrows(withCode('invalid_args')));
+      .thenThrows(
+        withCode('owner_gate_required', (d) => d.detail === 'break_glass_marker_required'),
+      ));
 });

@@ -16,6 +16,7 @@ import {
   type Envelope,
   type Server,
 } from '../governance/serve-harness.js';
+import { codeOf as missionsCode, type Envelope as Flat } from './harness.js';
 
 /**
  * Who may do what on the missions surface, from outside: a real `intentlog serve --surface
@@ -33,8 +34,9 @@ const PRINCIPALS = {
   system: SYSTEM,
 };
 const DEVICE = 'dev';
+/** the missions surface answers flat (its `error` is the code) */
+const codeOf = (e: Envelope) => missionsCode(e as unknown as Flat);
 const ref = { project_id: 'alpha', device_id: DEVICE };
-const codeOf = (e: Envelope) => (e.ok ? 'ok' : e.error!.code);
 
 type World = {
   dir: string;
@@ -46,6 +48,7 @@ type World = {
   mission_id: string;
   session_id: string;
   intake_id: string;
+  block_id: string;
 };
 
 /** A contract on `constraints`. */
@@ -124,6 +127,20 @@ const walk = (w: World): [string, Record<string, unknown>][] => {
       'hai_bind_project',
       { ...ref, local_path: join(w.allowed, 'b'), owner_ack: true, reason: 'mine now' },
     ],
+    ['hai_learning_start', { ...ref, topic: 'csv quoting', intended_output_path: 'csv.md' }],
+    [
+      'hai_learning_complete',
+      {
+        ...ref,
+        block_id: w.block_id,
+        own_activity: 'read RFC 4180',
+        learned: 'quotes double',
+        open_question: 'BOM?',
+        evidence_paths: ['csv.md'],
+        owner_ack: true,
+      },
+    ],
+    ['hai_learning_abandon', { ...ref, block_id: w.block_id, reason: 'later', owner_ack: true }],
     [
       'hai_stop',
       { ...ref, day: '2026-12-01', loop_closed: false, clearer: 'x', agency_gained: 'y' },
@@ -138,6 +155,9 @@ const MEMBER: Record<string, string> = {
   hai_bind_project: 'owner_role_required',
   hai_open_mission: 'active_mission_exists',
   hai_mission_start: 'active_mission_exists',
+  hai_learning_start: 'learning_block_active',
+  hai_learning_complete: 'owner_role_required',
+  hai_learning_abandon: 'owner_role_required',
 };
 
 /** Codes that mean "not yours": SYSTEM never sees them. */
@@ -186,6 +206,7 @@ describe('missions: who may do what, over HTTP with tokens', () => {
             mission_id: '',
             session_id: '',
             intake_id: '',
+            block_id: '',
           };
           ready();
           await new Promise<void>((done) => (release = done));
@@ -225,6 +246,12 @@ describe('missions: who may do what, over HTTP with tokens', () => {
     w.session_id = lease.result!.session_id as string;
     w.intake_id = (await alice('hai_intake', { ...ref, raw: 'pdf too?' })).result!
       .intake_id as string;
+    const block = await alice('hai_learning_start', {
+      ...ref,
+      topic: 'csv quoting',
+      intended_output_path: 'csv.md',
+    });
+    w.block_id = block.result!.block_id as string;
   });
   after(() => stop());
 

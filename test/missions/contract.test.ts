@@ -15,7 +15,7 @@ describe('mission contracts', () => {
   it('lists every issue of a vague contract', () => {
     const issues = contractIssues({
       ...contract,
-      objective: 'improve',
+      objective: 'misc',
       artifact: ' ',
       done_criteria: [],
     });
@@ -23,6 +23,21 @@ describe('mission contracts', () => {
       issues.map((i) => i.code),
       ['objective_vague', 'artifact_missing', 'no_done_criteria'],
     );
+  });
+
+  it('a short objective is fine: the criteria make a mission finite (HAI-MCP)', () => {
+    for (const objective of ['Prove completion', 'drift wrapper', 'changed'])
+      assert.deepEqual(contractIssues({ ...contract, objective }), [], objective);
+    assert.deepEqual(
+      contractIssues({ ...contract, objective: ' ' }).map((i) => i.message),
+      ['objective is required'],
+    );
+    for (const objective of ['everything', 'an HAI arbeiten', 'Miscellaneous'])
+      assert.deepEqual(
+        contractIssues({ ...contract, objective }).map((i) => i.message),
+        ['objective is too broad to be verifiable'],
+        objective,
+      );
   });
 
   it('flags placeholder objectives and duplicate criteria', () => {

@@ -56,7 +56,12 @@ describe('missions desk decider', () => {
       given([])
         .when(open({ artifact: '' }))
         .thenThrows(
-          withCode('review_required', (d) => JSON.stringify(d.issues).includes('artifact_missing')),
+          withCode(
+            'review_required',
+            (d) =>
+              (d.issues as string[]).includes('artifact is required') &&
+              JSON.stringify(d.issue_details).includes('artifact_missing'),
+          ),
         ));
 
     it('refuses a second active mission in the project', () =>
@@ -212,6 +217,30 @@ describe('missions desk decider', () => {
             },
           },
         ]));
+
+    // issue 30 #4: "exactly one decision" is one line, not a bundled multi-line plan
+    for (const field of ['decision', 'next_step'] as const)
+      it(`refuses a ${field} of several lines`, () =>
+        given([
+          {
+            type: 'intake.captured',
+            data: { project_id: P, intake_id: 'I1', raw: 'many ideas', captured_at: T0 },
+          },
+        ])
+          .when({
+            type: 'Distill',
+            data: {
+              project_id: P,
+              now: at(1),
+              intake_id: 'I1',
+              decision: 'csv first',
+              next_step: 'write csv.ts',
+              [field]: 'do A\ndo B\ndo C',
+              parklist: [],
+              item_ids: [],
+            },
+          })
+          .thenThrows(withCode('invalid_args', (d) => d.field === field)));
   });
 
   it('refuses a recontract that changes nothing', () =>

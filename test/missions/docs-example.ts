@@ -169,6 +169,25 @@ const run = async (w: MissionsWorld) => {
     ...abandon,
     owner_code: await w.ownerCode(),
   });
+  const block = await call('Start a learning block', 'hai_learning_start', {
+    ...at,
+    topic: 'CSV quoting rules',
+    intended_output_path: 'notes/csv-quoting.md',
+  });
+  const reflection = {
+    ...at,
+    block_id: block.block_id,
+    own_activity: 'I read RFC 4180 and quoted three tricky rows by hand',
+    learned: 'a quote inside a quoted field is written twice',
+    open_question: 'does Excel need a BOM for UTF-8?',
+    evidence_paths: ['notes/csv-quoting.md'],
+    owner_ack: true,
+  };
+  await call('Complete it too early', 'hai_learning_complete', reflection);
+  w.clock.advance(25 * 60);
+  await mkdir(join(w.dirs.project, 'notes'), { recursive: true });
+  await writeFile(join(w.dirs.project, 'notes/csv-quoting.md'), '"a ""quoted"" word",2\n');
+  await call('Complete it after 25 minutes, with the notes', 'hai_learning_complete', reflection);
 };
 
 await withMissions(run);

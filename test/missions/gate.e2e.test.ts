@@ -1,11 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ownerChannel, pendingCodes } from '../../src/app/missions/owner-channel.js';
-import { withMissions, type Envelope } from './harness.js';
-
-const codeOf = (e: Envelope) => (e.ok ? 'ok' : e.error!.code);
+import { codeOf, withMissions } from './harness.js';
 
 describe('the owner gate over MCP (nonce)', () => {
   it('issues one pending challenge, delivered only to a 0600 file outside the data home', () =>
@@ -15,13 +13,20 @@ describe('the owner gate over MCP (nonce)', () => {
       const first = await call('hai_accept_next_step', at);
       const again = await call('hai_accept_next_step', at);
       assert.equal(codeOf(first), 'owner_gate_required');
-      assert.deepEqual(again.error!.details, first.error!.details);
-      assert.equal(first.error!.details.channel, 'file');
-      assert.match(String(first.error!.details.fingerprint), /^sha256:/);
+      assert.deepEqual(again.details, first.details);
+      assert.equal(first.channel, 'file');
+      assert.match(String(first.fingerprint), /^sha256:/);
       const codes = await pendingCodes(dirs.owner, clock.clock().toISOString());
       assert.equal(codes.length, 1);
-      const file = join(dirs.owner, `${first.error!.details.challenge_id as string}.json`);
+      const file = join(dirs.owner, `${first.challenge_id as string}.json`);
       assert.equal((await stat(file)).mode & 0o777, 0o600);
+      // HAI-MCP's owner message beside it: the code, the project and what it approves
+      assert.match(String(first.challenge_id), /^C-/);
+      const message = join(dirs.owner, `${first.challenge_id as string}.txt`);
+      assert.equal((await stat(message)).mode & 0o777, 0o600);
+      const text = await readFile(message, 'utf8');
+      assert.ok(text.startsWith(`HAI owner code: ${codes[0]!.code}\n`), text);
+      assert.ok(text.includes(dirs.project) && text.includes('write csv.ts'), text);
       assert.ok(!JSON.stringify(first).includes(codes[0]!.code.replace('-', '')));
     }));
 
@@ -36,7 +41,7 @@ describe('the owner gate over MCP (nonce)', () => {
         codeOf(
           await call('hai_accept_next_step', { ...at, content: 'write csv.ts', owner_code: code }),
         ),
-        'no_pending_challenge',
+        'owner_gate_required:no_pending_challenge',
       );
     }));
 
@@ -49,7 +54,7 @@ describe('the owner gate over MCP (nonce)', () => {
       clock.advance(601);
       assert.equal(
         codeOf(await call('hai_accept_next_step', { ...at, owner_code: code })),
-        'no_pending_challenge',
+        'owner_gate_required:no_pending_challenge',
       );
     }));
 
@@ -63,7 +68,7 @@ describe('the owner gate over MCP (nonce)', () => {
         content: 'delete the repo',
         owner_code: code,
       });
-      assert.equal(codeOf(swapped), 'no_pending_challenge');
+      assert.equal(codeOf(swapped), 'owner_gate_required:no_pending_challenge');
       const next = await call('hai_get_next_step', at);
       assert.equal(next.result!.next_step, null);
     }));
@@ -75,17 +80,17 @@ describe('the owner gate over MCP (nonce)', () => {
       const right = await ownerCode();
       assert.equal(
         codeOf(await call('hai_accept_next_step', { ...at, owner_code: '12' })),
-        'malformed_owner_code',
+        'owner_gate_required:malformed_owner_code',
       );
       const miss1 = await call('hai_accept_next_step', { ...at, owner_code: 'AAAA-AAAA' });
-      assert.equal(codeOf(miss1), 'invalid_owner_code');
-      assert.equal(miss1.error!.details.attempts_remaining, 2);
+      assert.equal(codeOf(miss1), 'owner_gate_required:invalid_owner_code');
+      assert.equal(miss1.attempts_remaining, 2);
       await call('hai_accept_next_step', { ...at, owner_code: 'AAAA-AAAB' });
       const miss3 = await call('hai_accept_next_step', { ...at, owner_code: 'AAAA-AAAC' });
-      assert.equal(miss3.error!.details.status, 'cancelled');
+      assert.equal(miss3.status, 'cancelled');
       assert.equal(
         codeOf(await call('hai_accept_next_step', { ...at, owner_code: right })),
-        'no_pending_challenge',
+        'owner_gate_required:no_pending_challenge',
       );
       assert.deepEqual(await pendingCodes(dirs.owner, '2000-01-01T00:00:00.000Z'), []);
     }));

@@ -28,12 +28,26 @@ export type MissionsWorld = {
   ownerCode(): Promise<string>;
 };
 
+/**
+ * The missions surface's flat envelope (HAI-MCP's shape): the result's fields at the top level
+ * (and under `result`), a refusal's code in `error`, its details at the top level and under
+ * `details`.
+ */
 export type Envelope = {
   ok: boolean;
   project_id: string | null;
   result?: Record<string, unknown> & { [k: string]: unknown };
-  error?: { code: string; message: string; details: Record<string, unknown> };
+  error?: string;
+  /** a gate refusal of a presented code: invalid_owner_code, no_pending_challenge, … */
+  detail?: string;
+  message?: string;
+  details?: Record<string, unknown>;
+  [field: string]: unknown;
 };
+
+/** 'ok', or the refusal's code (a gate refusal of a presented code: `<error>:<detail>`). */
+export const codeOf = (e: Envelope): string =>
+  e.ok ? 'ok' : e.detail ? `${e.error}:${e.detail}` : e.error!;
 
 /**
  * A missions world: a data home, an owner directory outside it, a project directory, a fake

@@ -5,9 +5,7 @@ import { describe, it } from 'node:test';
 import { callerOf } from '../../src/app/missions/index.js';
 import { missions } from '../../src/app/missions/service.js';
 import { SYSTEM } from '../../src/commands/principal.js';
-import { contractArgs, withMissions, type Envelope } from './harness.js';
-
-const codeOf = (e: Envelope) => (e.ok ? 'ok' : e.error!.code);
+import { codeOf, contractArgs, withMissions } from './harness.js';
 
 const lease = (mission_id: string, n: number) => ({
   mission_id,
@@ -56,7 +54,7 @@ describe('session leases under contention', () => {
 });
 
 describe('paths are resolved and confined', () => {
-  it('refuses .., absolute and symlinked escapes with path_outside_root', () =>
+  it('refuses .., absolute (review_required) and symlinked escapes (path_outside_root)', () =>
     withMissions(async ({ call, dirs }) => {
       await mkdir(join(dirs.project, 'src'), { recursive: true });
       await symlink(dirs.outside, join(dirs.project, 'src/escape'));
@@ -67,8 +65,10 @@ describe('paths are resolved and confined', () => {
             constraints: { project_path: dirs.project, allowed_paths: allowed },
           }),
         );
-      assert.equal(codeOf(await open(['../outside'])), 'path_outside_root');
-      assert.equal(codeOf(await open([dirs.outside])), 'path_outside_root');
+      // an entry whose text leaves the root is no safe prefix: the contract needs review
+      // (HAI-MCP); one that a link leads out of is path_outside_root
+      assert.equal(codeOf(await open(['../outside'])), 'review_required');
+      assert.equal(codeOf(await open([dirs.outside])), 'review_required');
       assert.equal(codeOf(await open(['src/escape/inner'])), 'path_outside_root');
       // a dangling link: what it points at does not exist yet, and would be created outside
       await symlink(join(dirs.outside, 'not-yet'), join(dirs.project, 'src/dangling'));

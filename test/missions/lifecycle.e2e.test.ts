@@ -5,12 +5,12 @@ import { describe, it } from 'node:test';
 import { contractArgs, withMissions, type Envelope } from './harness.js';
 
 const ok = (e: Envelope) => {
-  assert.equal(e.ok, true, JSON.stringify(e.error));
+  assert.equal(e.ok, true, JSON.stringify(e));
   return e.result!;
 };
 const code = (e: Envelope) => {
   assert.equal(e.ok, false, 'expected a refusal');
-  return e.error!.code;
+  return e.error!;
 };
 
 describe('a mission lifecycle through a real MCP client', () => {
@@ -37,9 +37,14 @@ describe('a mission lifecycle through a real MCP client', () => {
         contractArgs(dirs.project, { objective: 'stuff', artifact: '' }),
       );
       assert.equal(code(vague), 'review_required');
-      const issues = vague.error!.details.issues as { code: string }[];
+      // HAI-MCP's clients search the issues as strings; the details keep field and code
+      assert.deepEqual(vague.issues, [
+        'objective is too broad to be verifiable',
+        'artifact is required',
+      ]);
+      const details = vague.issue_details as { code: string }[];
       assert.deepEqual(
-        issues.map((i) => i.code),
+        details.map((i) => i.code),
         ['objective_vague', 'artifact_missing'],
       );
 
@@ -103,14 +108,18 @@ describe('a mission lifecycle through a real MCP client', () => {
       };
       const asked = await call('hai_recontract', { ...at, ...change });
       assert.equal(code(asked), 'owner_gate_required');
-      assert.equal(asked.error!.details.status, 'pending_owner_code');
-      assert.equal(asked.error!.details.attempts_remaining, 3);
+      assert.equal(asked.status, 'pending_owner_code');
+      assert.equal(asked.attempts_remaining, 3);
+      assert.deepEqual(asked.diff, [
+        { field: 'constraints.max_parallel_sessions', before: 2, after: 3, old: 2, new: 3 },
+      ]);
+      assert.equal(asked.mode, 'normal');
       const recontracted = ok(
         await call('hai_recontract', { ...at, ...change, owner_code: await ownerCode() }),
       );
       assert.equal(recontracted.contract_version, 2);
       assert.deepEqual(recontracted.diff, [
-        { field: 'constraints.max_parallel_sessions', before: 2, after: 3 },
+        { field: 'constraints.max_parallel_sessions', before: 2, after: 3, old: 2, new: 3 },
       ]);
       assert.deepEqual(recontracted.revoked_sessions, [lease.session_id]);
       assert.equal(
@@ -135,7 +144,7 @@ describe('a mission lifecycle through a real MCP client', () => {
       clock.advance(31 * 60);
       const expired = await call('hai_get_contract', { ...at, session_id: lease2.session_id });
       assert.equal(code(expired), 'lease_expired');
-      assert.equal(expired.error!.details.required_action, 'pause');
+      assert.equal(expired.required_action, 'pause');
 
       await mkdir(join(dirs.project, 'src/export'), { recursive: true });
       await writeFile(join(dirs.project, 'src/export/csv.ts'), 'export {};\n');

@@ -9,9 +9,8 @@ import { rootHash } from '../../src/app/project/canonical-root.js';
 import { isDomainError } from '../../src/commands/errors.js';
 import { SYSTEM, type Principal } from '../../src/commands/principal.js';
 import { sha256Hex } from '../../src/events/codec.js';
-import { appendLegacyMount, withMissions, type MissionsWorld } from './harness.js';
+import { appendLegacyMount, codeOf, withMissions, type MissionsWorld } from './harness.js';
 
-const codeOf = (e: { ok: boolean; error?: { code: string } }) => (e.ok ? 'ok' : e.error!.code);
 const sam: Principal = { kind: 'actor', actor_id: 'sam' };
 const eve: Principal = { kind: 'actor', actor_id: 'eve' };
 
@@ -82,10 +81,7 @@ describe('mounts on the shared project aggregate', () => {
         reason: 'try to take it',
       });
       assert.equal(codeOf(taken), 'invalid_args');
-      assert.deepEqual(
-        (taken.error!.details.bound_to as { project_id: string }).project_id,
-        'intent-x',
-      );
+      assert.deepEqual((taken.bound_to as { project_id: string }).project_id, 'intent-x');
       // by id, the project is now known with its path on this device
       const byId = await call('hai_status', { project_id: 'intent-x' });
       assert.equal(byId.result!.root, await canonicalRoot(dirs.project));

@@ -1,9 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { appendLegacyMount, withMissions, type Envelope } from './harness.js';
-
-const codeOf = (e: Envelope) => (e.ok ? 'ok' : e.error!.code);
+import { appendLegacyMount, codeOf, withMissions } from './harness.js';
 
 /** A read that must answer well within the projection wait (it stalled for good before). */
 const answers = async <T>(work: Promise<T>, ms = 5_000): Promise<T> => {

@@ -2,7 +2,7 @@
 // `intentlog mcp` servers, 16 Hooks, each group at once, with no writer running before. Every
 // one must do its work: whoever takes the store's lock is the writer, everyone else a follower,
 // and nobody reads the store's files without the lock (the holder's open deletes them).
-// INTENTLOG_START_ROUNDS sets the rounds (default 2); bench/RESULTS.md has a 10-round run.
+// INTENTLOG_START_ROUNDS sets the rounds (default 1); bench/RESULTS.md has a 10-round run.
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
@@ -13,7 +13,7 @@ import { intentClient, openAt, userSource } from '../intent/harness.js';
 import { intentlogHookArgs } from '../support/intentlog-bin.js';
 
 const PROCESSES = 16;
-const ROUNDS = Number(process.env.INTENTLOG_START_ROUNDS) || 2;
+const ROUNDS = Number(process.env.INTENTLOG_START_ROUNDS) || 1;
 
 /** A data dir holding one project (its root `root`) with a task and one direct statement. */
 const projectWithIntent = async (dir: string, root: string, statement: string) => {
@@ -22,7 +22,11 @@ const projectWithIntent = async (dir: string, root: string, statement: string) =
   const client = await intentClient(app, [root]);
   try {
     const claim = { epistemic_status: 'explicit', basis: 'direct_statement', statement };
-    await client.ok('intent_start_task', { claims: [{ ...claim, source_ref: userSource }] });
+    // the session the Hooks below run in: a SessionStart injects its own session's task
+    await client.ok('intent_start_task', {
+      host_session_id: 'concurrent',
+      claims: [{ ...claim, source_ref: userSource }],
+    });
   } finally {
     await client.close();
     await app.close();

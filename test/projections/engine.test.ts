@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import {
   levelEventLog,
@@ -11,7 +12,12 @@ import {
   streamName,
   type EventLog,
 } from '../../src/events/index.js';
-import { startProjections, type Projector } from '../../src/projections/index.js';
+import {
+  startProjections,
+  type ProjectionEngine,
+  type Projector,
+  type ReadModelFailedError,
+} from '../../src/projections/index.js';
 
 // A counter per project: small enough to predict, enough to show ordering and checkpoints.
 const counter = (version = 1, seen: number[] = []): Projector => ({
@@ -24,6 +30,15 @@ const counter = (version = 1, seen: number[] = []): Projector => ({
     tx.put(event.project_id, n + (event.data.by as number));
   },
 });
+
+const faultOf = async (engine: ProjectionEngine, name: string) =>
+  (await engine.status()).find((s) => s.name === name)?.fault;
+
+/** Until the read model's retry has cleared its fault (its backoff starts at 50 ms). */
+const untilFolding = async (engine: ProjectionEngine, name: string) => {
+  for (let i = 0; i < 200 && (await faultOf(engine, name)); i++) await sleep(50);
+  assert.equal(await faultOf(engine, name), undefined, `${name} still fails`);
+};
 
 const append = (log: EventLog, project: string, by: number) =>
   log.appendToStream(streamName({ aggregateType: 'c', projectId: project, aggregateId: 'x' }), [
@@ -134,12 +149,28 @@ describe('projection engine', () => {
     const at = Number(lastEventGlobalPosition);
     await engine.waitFor(at, { models: ['counter'] });
     assert.equal(await log.models.get('counter/a'), 5);
-    await assert.rejects(engine.waitFor(at, { models: ['flaky'], timeoutMs: 200 }), /flaky at 0/);
+    // answered at once with its fault, not after the (here: a minute's) timeout
+    const failed = await engine.waitFor(at, { models: ['flaky'], timeoutMs: 60_000 }).then(
+      () => assert.fail('a failed read model answered its waiter'),
+      (error: unknown) => error as ReadModelFailedError,
+    );
+    assert.equal(failed.code, 'read_model_failed');
+    assert.deepEqual(
+      failed.failed.map((f) => [
+        f.name,
+        f.position,
+        f.fault.phase,
+        f.fault.position,
+        f.fault.message,
+      ]),
+      [['flaky', 0, 'fold', at, 'disk full']],
+    );
     assert.ok(errors.includes('flaky'));
     const status = await engine.status();
     assert.equal(status.find((s) => s.name === 'flaky')?.error, 'disk full');
     broken = false;
-    await engine.waitFor(at, { models: ['flaky'], timeoutMs: 10_000 });
+    await untilFolding(engine, 'flaky');
+    await engine.waitFor(at, { models: ['flaky'] });
     assert.equal(await log.models.get('flaky/a'), 5);
     assert.equal((await engine.status()).find((s) => s.name === 'flaky')?.error, undefined);
     await engine.stop();
@@ -250,7 +281,8 @@ describe('projection engine', () => {
     const engine = await startProjections(log, [counter()], {
       onError: (error) => errors.push(error instanceof Error ? error.message : String(error)),
     });
-    await engine.waitFor(3_500, { timeoutMs: 10_000 });
+    await untilFolding(engine, 'counter');
+    await engine.waitFor(3_500);
     assert.deepEqual(errors, ['disk full']);
     assert.equal(await log.models.get('counter/a'), 3_500);
     await engine.stop();

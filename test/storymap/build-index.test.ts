@@ -7,7 +7,7 @@ import { storymap } from '../../src/app/storymap/index.js';
 import { storymapBuild } from '../../src/app/storymap/build.js';
 import { storymapBuildIndex } from '../../src/app/storymap/build-index.js';
 import type { Principal } from '../../src/commands/principal.js';
-import { isFinished } from '../../src/projections/storymap/order.js';
+import { isFinished } from '../../src/commands/storymap/build-order.js';
 import { openIntentlog } from '../../src/modules/index.js';
 import { VISION } from './session.js';
 

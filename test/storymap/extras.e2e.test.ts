@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
-import { SANDBOX_META } from '../../src/app/intent/root.js';
+import { SANDBOX_META } from '../../src/app/project/host-root.js';
 import { bindRepoRoot } from '../../src/app/storymap/root.js';
 import type { Principal } from '../../src/commands/principal.js';
 import { serveOverHttp } from '../../src/mcp/serve.js';

@@ -7,6 +7,17 @@ export type Envelope = {
   error?: { code: string; message: string; details: Record<string, unknown> };
 };
 
+/** Either envelope: the nested one (`error.code`) or missions' flat HAI-MCP one (`error` a code). */
+export type AnyEnvelope = {
+  ok: boolean;
+  error?: string | { code: string; message: string };
+  message?: string;
+  result?: Record<string, unknown>;
+};
+export const codeOf = (e: AnyEnvelope) => (typeof e.error === 'string' ? e.error : e.error?.code);
+export const messageOf = (e: AnyEnvelope) =>
+  typeof e.error === 'string' ? e.message : e.error?.message;
+
 /** Calls a tool and returns its envelope (structuredContent). */
 export const callOf =
   (client: Client) =>

@@ -74,7 +74,7 @@ describe('web view: intent and missions pages', () => {
         const at = { project_path: dirs.project };
         await call('hai_propose_next_step', { ...at, content: 'write csv.ts' });
         const held = await call('hai_accept_next_step', at);
-        assert.equal(held.error?.code, 'owner_gate_required');
+        assert.equal(held.error, 'owner_gate_required');
         const events = await app.log.readAll({ after: 0, limit: 1000 });
         const project = events.find((e) => e.type === 'next_step.proposed')!.project_id;
         const cookie = await web.signInAs();

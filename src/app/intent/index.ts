@@ -1,6 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { toClaimBody, type ClaimInput, type TextReport } from '../../commands/intent/claim-input.js';
-import { intentError } from '../../commands/intent/errors.js';
+import {
+  toClaimBody,
+  type ClaimInput,
+  type TextReport,
+} from '../../commands/intent/claim-input.js';
 import { EXCERPT_MAX, redactAndCap, STATEMENT_MAX } from '../../commands/intent/redact.js';
 import { claimSubject } from '../../commands/intent/task.js';
 import type { TaskState } from '../../commands/intent/task-state.js';
@@ -12,8 +15,9 @@ import { perApp } from '../per-app.js';
 import { privateStore } from './private.js';
 import { intentProjects } from './project.js';
 import { intentIo } from './io.js';
+import { longTerm, signalOf } from './long-term.js';
 import { intentReads } from './reads.js';
-import { intentWrites, loadTask, taskStream, type Written } from './writes.js';
+import { intentWrites, loadTask, taskStreamOf, type Written } from './writes.js';
 
 /** Who calls and in which project; `request_id` deduplicates a task-scoped mutation. */
 export type IntentCall = {
@@ -30,6 +34,9 @@ export type ClaimResult = {
   supersedes: string[];
   redactions: number;
   truncated: boolean;
+  /** long-term candidates: the tasks it recurred in so far, this one included */
+  task_ids?: string[];
+  candidate_type?: 'long_term_preference';
 };
 
 /** A UUID (version 8, RFC 9562's custom layout) made of the first bits of a SHA-256. */
@@ -74,8 +81,9 @@ export const intentService = (
   const store = privateStore();
   const writes = intentWrites(log, store);
   const reads = intentReads(log, waitFor, store);
+  const longTermRule = longTerm(reads, writes, clock);
 
-  const claimOp = (
+  const claimOp = async (
     call: IntentCall,
     task_id: string,
     operation: string,
@@ -85,7 +93,7 @@ export const intentService = (
   ): Promise<Written<ClaimResult>> => {
     const now = clock();
     const { body, report } = toClaimBody(input, { claim_id: randomUUID(), now });
-    return writes.write({
+    const outcome = await writes.write({
       ...call,
       task_id,
       operation,
@@ -93,6 +101,13 @@ export const intentService = (
       command: (route) => ({ type, data: { claim: body, now, route } }),
       respond: () => claimResult(body, report),
     });
+    if (outcome.kind === 'off' || !body.candidate) return outcome;
+    // a long-term candidate is told where it recurred so far (read now, from live tasks)
+    const task_ids = await longTermRule.recurrence(call, signalOf(body));
+    return {
+      ...outcome,
+      result: { ...outcome.result, task_ids, candidate_type: 'long_term_preference' },
+    };
   };
 
   /**
@@ -103,7 +118,7 @@ export const intentService = (
   const startedId = async (call: IntentCall): Promise<string> => {
     if (call.request_id === undefined) return randomUUID();
     const legacy = legacyTaskId(call.project_id, call.request_id);
-    const state = await loadTask(log, taskStream(call.project_id, legacy), store);
+    const state = await loadTask(log, await taskStreamOf(log, call.project_id, legacy), store);
     return state.exists && state.owner === principalId(call.principal)
       ? legacy
       : stableTaskId(call.project_id, call.principal, call.request_id);
@@ -145,7 +160,7 @@ export const intentService = (
         },
       }),
       respond: (_state: TaskState, events) => ({
-        created: events.length > 0,
+        created: events[0]?.type === 'intent.task_started',
         claims: built.map((b) => claimResult(b.body, b.report)),
       }),
     });
@@ -188,10 +203,8 @@ export const intentService = (
     mode: IntentMode,
     hostSession: string | undefined,
   ) => {
-    if (mode === 'private' && hostSession === undefined)
-      throw intentError('PRIVATE_TOKEN_REQUIRED', 'private mode needs host_session_id');
-    const marker_hash = mode === 'private' ? markerHash(hostSession!) : null;
-    const stream = taskStream(call.project_id, task_id);
+    const marker_hash = hostSession === undefined ? null : markerHash(hostSession);
+    const stream = await taskStreamOf(log, call.project_id, task_id);
     const outcome = await writes.write({
       ...call,
       task_id,
@@ -201,66 +214,18 @@ export const intentService = (
       command: () => ({ type: 'SetMode', data: { mode, marker_hash, now: clock() } }),
       respond: (state: TaskState) => ({ task_id, mode: state.mode }),
     });
-    if (mode === 'private' && marker_hash)
-      store.open(stream, marker_hash, (await loadTask(log, stream, store)).owner);
+    // the marker is the named session's, or the task's associated one: read it back
+    const state = await loadTask(log, stream, store);
+    if (state.mode === 'private' && state.marker_hash !== null)
+      store.open(stream, state.marker_hash, state.owner);
     else store.drop(stream);
     return outcome;
   };
 
-  /**
-   * The distinct tasks of the project holding an active claim with the same statement, among
-   * the caller's own (another's tasks are not counted: the count would tell what they hold).
-   */
-  const recurrence = async (call: IntentCall, statement: string): Promise<string[]> => {
-    const norm = (t: string) => t.toLowerCase().replace(/\s+/g, ' ').trim();
-    const wanted = norm(statement);
-    const tasks: string[] = [];
-    for (const head of await reads.tasks(call)) {
-      if (head.deleted || head.mode !== 'on') continue;
-      const view = await reads.view(call, head.task_id);
-      if (
-        'head' in view &&
-        view.claims.some((c) => c.life === 'active' && norm(c.body.statement) === wanted)
-      )
-        tasks.push(head.task_id);
-    }
-    return tasks;
-  };
-
-  /**
-   * The user confirms a long-term candidate: promoted once its statement recurred in three
-   * distinct tasks of the project (the decider checks the count it is given).
-   */
-  const promote = async (
-    call: IntentCall,
-    task_id: string,
-    args: { claim_id: string; confirmation_event_id: string },
-  ): Promise<Written<ClaimResult>> => {
-    const view = await reads.view(call, task_id);
-    if (!('head' in view)) return { kind: 'off', status: view };
-    const claim = view.claims.find((c) => c.body.claim_id === args.claim_id);
-    if (!claim) throw intentError('CLAIM_NOT_FOUND', 'no such claim in this task', args);
-    const recurrence_tasks = await recurrence(call, claim.body.statement);
-    return writes.write({
-      ...call,
-      task_id,
-      operation: 'intent_add_explicit',
-      args: { task_id, ...args },
-      command: (route) => ({
-        type: 'PromoteClaim',
-        data: { ...args, recurrence_tasks, now: clock(), route },
-      }),
-      respond: () => ({
-        ...claimResult(claim.body, { redactions: 0, truncated: false }),
-        candidate: false,
-      }),
-    });
-  };
-
   return {
-    promote,
+    longTerm: longTermRule,
     projects: intentProjects(log, waitFor),
-    io: intentIo(log, reads, writes, clock),
+    io: intentIo(log, reads, writes, store, clock),
     reads,
     writes,
     store,

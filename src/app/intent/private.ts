@@ -1,4 +1,5 @@
 import type { IntentEvent } from '../../commands/intent/task-state.js';
+import type { ClaimBody } from '../../events/intent/index.js';
 import { mayReach } from '../../commands/intent/task-access.js';
 import type { Principal } from '../../commands/principal.js';
 
@@ -18,6 +19,14 @@ export type PrivateTask = {
   requests: Map<string, { fingerprint: string; response: unknown }>;
 };
 
+/** A claim's body with nothing of what it said: no statement, excerpt or decision. */
+const blanked = (claim: ClaimBody): ClaimBody => ({
+  ...claim,
+  statement: '',
+  affects_decision: null,
+  source_ref: { ...claim.source_ref, excerpt: null },
+});
+
 export const privateStore = () => {
   const tasks = new Map<string, PrivateTask>();
   const chains = new Map<string, Promise<unknown>>();
@@ -27,6 +36,21 @@ export const privateStore = () => {
       const current = tasks.get(stream);
       if (current?.marker_hash === marker_hash) return;
       tasks.set(stream, { marker_hash, owner, events: [], requests: new Map() });
+    },
+    /**
+     * Deletes a claim held only here: its text goes from memory (its event keeps only what the
+     * fold needs for the claims it superseded), and a tombstone takes it out of the task, as
+     * the log's would. Nothing is written anywhere.
+     */
+    forget(stream: string, claimId: string, tombstone: IntentEvent): void {
+      const task = tasks.get(stream);
+      if (!task) return;
+      task.events = task.events.map((e) =>
+        e.type === 'intent.claim_added' && e.data.claim?.claim_id === claimId
+          ? { ...e, data: { ...e.data, claim: blanked(e.data.claim) } }
+          : e,
+      );
+      task.events.push(tombstone);
     },
     /** Leaving private mode forgets the content: it was never meant to outlive the session. */
     drop: (stream: string): boolean => tasks.delete(stream),
@@ -46,8 +70,12 @@ export const privateStore = () => {
       const own = [...tasks.values()].filter((t) => mayReach(t.owner, by));
       return {
         tasks: own.length,
+        // a claim forgotten (deleted) in memory leaves its tombstone: it counts no more
         claims: own.reduce(
-          (n, t) => n + t.events.filter((e) => e.type === 'intent.claim_added').length,
+          (n, t) =>
+            n +
+            t.events.filter((e) => e.type === 'intent.claim_added').length -
+            t.events.filter((e) => e.type === 'intent.claim_deleted').length,
           0,
         ),
       };

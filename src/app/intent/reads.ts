@@ -10,14 +10,16 @@ import {
 } from '../../projections/intent/snapshot.js';
 import {
   prepareClaims,
+  SNAPSHOT_CAPS,
   snapshotOf,
+  withoutDangling,
   type ClaimView,
   type PreparedClaims,
   type Snapshot,
   type TaskHead,
 } from '../../projections/intent/snapshot-view.js';
 import type { PrivateStore } from './private.js';
-import { loadTask, offStatus, taskStream, type OffStatus } from './writes.js';
+import { loadTask, offStatus, taskStreamOf, type OffStatus } from './writes.js';
 
 /** Who reads, in which project: a task reaches its owner and SYSTEM only. */
 export type Reader = { project_id: string; principal: Principal };
@@ -38,7 +40,7 @@ const lazy = <T>(make: () => T): (() => T) => {
 
 /** A private task's view, from the state this process folded (the log's part has no content). */
 const memoryView = (state: TaskState): TaskView => {
-  const claims = [...state.claims.values()].map((c, seq) => ({ ...c, seq }));
+  const claims = withoutDangling([...state.claims.values()].map((c, seq) => ({ ...c, seq })));
   return {
     head: {
       project_id: state.project_id,
@@ -71,10 +73,10 @@ export const intentReads = (
   const cache = new Map<string, Cached>();
 
   const claimsOf = async (p: string, t: string, position: number): Promise<Cached> => {
-    const key = taskStream(p, t);
+    const key = `${p}\0${t}`;
     const hit = cache.get(key);
     if (hit?.position === position) return hit;
-    const claims = await queries.claims(p, t);
+    const claims = withoutDangling(await queries.claims(p, t));
     if (cache.size > 64) cache.clear();
     const entry = { position, claims, prepared: lazy(() => prepareClaims(claims)) };
     cache.set(key, entry);
@@ -87,7 +89,7 @@ export const intentReads = (
    */
   const view = async (by: Reader, t: string): Promise<TaskView | OffStatus> => {
     const p = by.project_id;
-    const stream = taskStream(p, t);
+    const stream = await taskStreamOf(log, p, t);
     if (store.get(stream)) {
       const state = await loadTask(log, stream, store);
       checkReach(state, by.principal);
@@ -123,9 +125,20 @@ export const intentReads = (
     return queries.direct(p, t);
   };
 
-  const snapshot = async (by: Reader, t: string, now: string): Promise<Snapshot | OffStatus> => {
+  /** `maxChars`: a caller's tighter character budget (intent-loop's `max_characters`). */
+  const snapshot = async (
+    by: Reader,
+    t: string,
+    now: string,
+    maxChars?: number,
+  ): Promise<Snapshot | OffStatus> => {
     const v = await view(by, t);
-    return 'head' in v ? snapshotOf(v.head, v.prepared(), now) : v;
+    if (!('head' in v)) return v;
+    const caps =
+      maxChars === undefined
+        ? SNAPSHOT_CAPS
+        : { ...SNAPSHOT_CAPS, chars: Math.min(maxChars, SNAPSHOT_CAPS.chars) };
+    return snapshotOf(v.head, v.prepared(), now, caps);
   };
 
   /** The heads of the project's tasks the reader may reach (SYSTEM: every one). */

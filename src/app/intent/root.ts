@@ -1,15 +1,14 @@
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { intentError } from '../../commands/intent/errors.js';
 import { sha256Hex } from '../../events/index.js';
+import { hostSandbox, localFilePath, SANDBOX_META } from '../project/host-root.js';
 
 /**
  * Which directory a call's project is (contracts/intent.md): the host's sandbox metadata when
  * present, else an explicit `project_root`, else exactly one client root; resolved before any
  * state is touched. Only a hash of the canonical root is ever stored.
  */
-export const SANDBOX_META = 'codex/sandbox-state-meta';
 
 export type RootSources = {
   /** the request's `_meta` */
@@ -55,31 +54,14 @@ export const canonicalRoot = async (path: string): Promise<string> => {
   }
 };
 
-/** A local `file://` URI's path, or undefined (another scheme, a remote host, unparsable). */
-export const localFilePath = (uri: unknown): string | undefined => {
-  if (typeof uri !== 'string') return undefined;
-  try {
-    const url = new URL(uri);
-    if (url.protocol !== 'file:' || (url.host !== '' && url.host !== 'localhost')) return undefined;
-    return fileURLToPath(url);
-  } catch {
-    return undefined;
-  }
-};
-
 const sandboxPath = (meta: RootSources['meta']): string | undefined => {
-  if (!meta || !(SANDBOX_META in meta)) return undefined;
-  const state = meta[SANDBOX_META];
-  const cwd =
-    state !== null && typeof state === 'object' && !Array.isArray(state)
-      ? localFilePath((state as { sandboxCwd?: unknown }).sandboxCwd)
-      : undefined;
-  if (cwd === undefined)
+  const sandbox = hostSandbox(meta);
+  if (sandbox && sandbox.cwd === undefined)
     throw intentError(
       'PROJECT_ROOT_METADATA_INVALID',
       `${SANDBOX_META} needs an object whose sandboxCwd is a local file:// URI`,
     );
-  return cwd;
+  return sandbox?.cwd;
 };
 
 const fromHost = async (meta: string, explicit: string | undefined): Promise<ResolvedRoot> => {

@@ -2,16 +2,55 @@ import { isDomainError } from '../../commands/errors.js';
 import { runCommand } from '../../commands/handler.js';
 import { fingerprint, idempotencyScope } from '../../commands/idempotency.js';
 import { intentError } from '../../commands/intent/errors.js';
-import { decideTask, taskDecider, type Route, type TaskCommand } from '../../commands/intent/task.js';
+import {
+  decideTask,
+  taskDecider,
+  type Route,
+  type TaskCommand,
+} from '../../commands/intent/task.js';
 import { checkReach, taskDeciderFor } from '../../commands/intent/task-access.js';
 import type { IntentEvent, TaskState } from '../../commands/intent/task-state.js';
 import { principalId, type Principal } from '../../commands/principal.js';
 import { streamName, type AppendMeta, type EventLog } from '../../events/index.js';
+import { intentRef } from '../../events/intent/index.js';
 import type { PrivateStore } from './private.js';
 
-/** A task's stream: one per task, inside its project. */
+/**
+ * A task's stream: one per task, inside its project, named by the task's ref (intentRef) so its
+ * name (every record's stream_name and aggregate_id, the stream index's keys) holds no id.
+ */
 export const taskStream = (projectId: string, taskId: string): string =>
+  streamName({ aggregateType: 'intent_task', projectId, aggregateId: intentRef(taskId) });
+/** The stream a task started before refs is in: named by its id. */
+export const legacyTaskStream = (projectId: string, taskId: string): string =>
   streamName({ aggregateType: 'intent_task', projectId, aggregateId: taskId });
+
+// Streams known to exist, per log: a task's stream never changes once it has events.
+const known = new WeakMap<EventLog, Map<string, string>>();
+const KNOWN_KEPT = 10_000;
+const hasEvents = async (log: EventLog, stream: string) =>
+  (await log.readStream(stream, { to: 1n })).events.length > 0;
+
+/** The stream a task is in: its ref stream, or the legacy one a task started before refs has. */
+export const taskStreamOf = async (log: EventLog, p: string, t: string): Promise<string> => {
+  const cache = known.get(log) ?? new Map<string, string>();
+  known.set(log, cache);
+  const key = `${p}\0${t}`;
+  const cached = cache.get(key);
+  if (cached !== undefined) return cached;
+  const byRef = taskStream(p, t);
+  const legacy = legacyTaskStream(p, t);
+  const found = (await hasEvents(log, byRef))
+    ? byRef
+    : (await hasEvents(log, legacy))
+      ? legacy
+      : undefined;
+  if (found === undefined) return byRef; // a task not started yet: by ref
+  if (cache.size >= KNOWN_KEPT) cache.clear();
+  cache.set(key, found);
+  const stream = found;
+  return stream;
+};
 
 /** What a caller is told when the task is off: not an error, nothing read or written. */
 export type OffStatus = { mode: 'off'; accepted: false; message: string };
@@ -48,14 +87,18 @@ const metaOf = (call: WriteCall<unknown>): AppendMeta => ({
   causation_event_id: null,
 });
 
+/** Loads a task from the log alone: what is on disk, never a private claim. */
+export const loadLogTask = async (log: EventLog, stream: string) =>
+  (
+    await log.aggregateStream(stream, {
+      evolve: taskDecider.evolve,
+      initialState: taskDecider.initialState,
+    })
+  ).state;
+
 /** Loads a task from the log, then folds this process's private events on top. */
-export const loadTask = async (log: EventLog, stream: string, store: PrivateStore) => {
-  const { state } = await log.aggregateStream(stream, {
-    evolve: taskDecider.evolve,
-    initialState: taskDecider.initialState,
-  });
-  return (store.get(stream)?.events ?? []).reduce(taskDecider.evolve, state);
-};
+export const loadTask = async (log: EventLog, stream: string, store: PrivateStore) =>
+  (store.get(stream)?.events ?? []).reduce(taskDecider.evolve, await loadLogTask(log, stream));
 
 /** A request's idempotency key: scoped to the project and the calling principal. */
 const keyOf = (call: WriteCall<unknown>, key: string) => ({
@@ -83,10 +126,10 @@ const reused = (error: unknown): never => {
  * The decider refuses a route the task's mode does not allow; the answer says where to go.
  */
 export const intentWrites = (log: EventLog, store: PrivateStore) => {
-  const toLog = async <R>(call: WriteCall<R>): Promise<Written<R>> => {
+  const toLog = async <R>(call: WriteCall<R>, stream: string): Promise<Written<R>> => {
     const outcome = await runCommand(log, {
       decider: taskDeciderFor(call.principal),
-      stream: taskStream(call.project_id, call.task_id),
+      stream,
       command: call.command('log'),
       meta: metaOf(call),
       ...(call.request_id === undefined
@@ -124,17 +167,17 @@ export const intentWrites = (log: EventLog, store: PrivateStore) => {
 
   /** Tries the route this process expects, then the one the task's mode names. */
   const write = async <R>(call: WriteCall<R>): Promise<Written<R>> => {
-    const stream = taskStream(call.project_id, call.task_id);
+    const stream = await taskStreamOf(log, call.project_id, call.task_id);
     const first: Route = !call.persist && store.get(stream) ? 'memory' : 'log';
     try {
-      return await (first === 'memory' ? toMemory(call, stream) : toLog(call));
+      return await (first === 'memory' ? toMemory(call, stream) : toLog(call, stream));
     } catch (error) {
       if (!(isDomainError(error) && error.details.code === 'MODE_CHANGED')) throw error;
       const mode = error.details.mode;
       if (mode === 'off') return { kind: 'off', status: offStatus() };
       if (mode === 'on' && first === 'memory') {
         store.drop(stream);
-        return toLog(call);
+        return toLog(call, stream);
       }
       throw intentError(
         'PRIVATE_STATE_UNAVAILABLE',

@@ -8,6 +8,7 @@ import {
   removeProjectFile,
   writeProjectFile,
 } from '../project/files.js';
+import { own } from '../../events/own.js';
 
 /**
  * The Run Contract artifacts, a file projection of the project's missions stream: rendered from
@@ -30,7 +31,7 @@ const missionLines = (m: Mission) => [
 ];
 
 const projectState = (desk: Desk): string => {
-  const mission = desk.active_mission_id ? desk.missions[desk.active_mission_id] : undefined;
+  const mission = desk.active_mission_id ? own(desk.missions, desk.active_mission_id) : undefined;
   const leases = Object.values(desk.leases).filter(
     (l) => l.revoked === null && l.mission_id === mission?.mission_id,
   );
@@ -115,7 +116,7 @@ const codeState = (desk: Desk): string => {
 
 /** Every artifact the desk implies, by file name; absent names are files that should not exist. */
 export const renderArtifacts = (desk: Desk): Record<string, string> => {
-  const mission = desk.active_mission_id ? desk.missions[desk.active_mission_id] : undefined;
+  const mission = desk.active_mission_id ? own(desk.missions, desk.active_mission_id) : undefined;
   return {
     'PROJECT_STATE.md': projectState(desk),
     'CODE_STATE.md': codeState(desk),
@@ -213,7 +214,7 @@ export const syncArtifacts = async (
   await ensureProjectDir(root, ARTIFACT_DIR);
   for (const { file, status } of drift) {
     if (status === 'stale') await removeProjectFile(root, artifactPath(file));
-    else await writeProjectFile(root, artifactPath(file), files[file]!);
+    else await writeProjectFile(root, artifactPath(file), own(files, file)!);
   }
   return drift;
 };

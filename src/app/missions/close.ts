@@ -2,37 +2,12 @@ import { missingCriteria, activeMission } from '../../commands/missions/decide-m
 import type { DeskEvent } from '../../commands/missions/desk-events.js';
 import type { Desk } from '../../commands/missions/desk-state.js';
 import { missionsError } from '../../commands/missions/errors.js';
-import type { EvidenceItem } from '../../events/missions/index.js';
 import type { Caller, GateArgs, MissionsCore, ProjectRef, Resolved } from './index.js';
-import { confine, inProject } from './paths.js';
-import { probeProjectPath } from '../project/files.js';
+import { checkEvidence, type CheckedEvidence, type EvidenceArg } from './evidence.js';
 
 /** Closing a mission: completed against evidence files, or abandoned behind the owner gate. */
 export const closeOps = (core: MissionsCore) => {
   const { run, runGated, resolve } = core;
-
-  /**
-   * Evidence paths confined to the project; only what exists counts as verified, looked at
-   * through a descriptor held to the root (a link in its place is refused, never followed).
-   */
-  const verifyEvidence = async (
-    root: string,
-    evidence: Record<string, { paths: string[]; note?: string }>,
-  ) => {
-    const verified: Record<string, EvidenceItem> = {};
-    const unverified: string[] = [];
-    for (const [id, item] of Object.entries(evidence)) {
-      const paths: string[] = [];
-      for (const p of item.paths) {
-        const located = await confine(root, p);
-        const found = await inProject(() => probeProjectPath(root, located.relative));
-        if (found !== 'missing') paths.push(located.relative);
-        else unverified.push(located.relative);
-      }
-      verified[id] = { paths, note: item.note ?? null };
-    }
-    return { verified, unverified };
-  };
 
   const closeMission = async (
     ref: ProjectRef,
@@ -41,11 +16,14 @@ export const closeOps = (core: MissionsCore) => {
       contract_version: number;
       closure: 'completed' | 'abandoned';
       outcome_summary: string;
-      evidence?: Record<string, { paths: string[]; note?: string }>;
+      evidence?: Record<string, EvidenceArg>;
     },
     caller: Caller,
   ) => {
-    const project: Resolved = await resolve(ref, caller);
+    const project: Resolved = await resolve(
+      { ...ref, via: { kind: 'mission', id: args.mission_id } },
+      caller,
+    );
     const desk = await core.desk(project.project_id);
     const mission = activeMission(desk, args.mission_id, args.contract_version);
     if (args.closure === 'completed' && project.root === null)
@@ -54,22 +32,30 @@ export const closeOps = (core: MissionsCore) => {
         'checking evidence needs a device_id with a mount of the project',
         { device_id: project.device_id },
       );
-    const { verified, unverified } = project.root
-      ? await verifyEvidence(project.root, args.evidence ?? {})
-      : { verified: {}, unverified: [] };
+    const checked: CheckedEvidence = project.root
+      ? await checkEvidence(project.root, args.evidence ?? {})
+      : { verified: {}, hashes: {}, unverified: [], invalid: [] };
+    const { verified, unverified } = checked;
     const missing = missingCriteria(mission.contract, verified);
+    // HAI-MCP's fields: what was verified (with hashes), what was refused, what came out
+    const answer = (status: 'completed' | 'abandoned' | 'incomplete', revoked: string[]) => ({
+      mission_id: args.mission_id,
+      status,
+      missing_criteria: status === 'incomplete' ? missing : [],
+      unverified_paths: unverified,
+      invalid_evidence: checked.invalid,
+      verified_criteria: checked.hashes,
+      outcome_summary: args.outcome_summary,
+      next_mission: null,
+      ...(status === 'abandoned' ? { reason: args.reason ?? args.outcome_summary } : {}),
+      revoked_sessions: revoked,
+    });
     if (args.closure === 'completed' && missing.length > 0)
       return {
         project,
         position: undefined,
         replayed: false,
-        value: {
-          mission_id: args.mission_id,
-          status: 'incomplete' as const,
-          missing_criteria: missing,
-          unverified_paths: unverified,
-          revoked_sessions: [] as string[],
-        },
+        value: answer('incomplete', []),
       };
     const data = (gate: Parameters<Parameters<MissionsCore['runGated']>[2]>[0] | null) => ({
       project_id: project.project_id,
@@ -83,13 +69,10 @@ export const closeOps = (core: MissionsCore) => {
     });
     const respond = (_s: Desk, events: readonly DeskEvent[]) => {
       const revoked = events.find((e) => e.type === 'lease.revoked');
-      return {
-        mission_id: args.mission_id,
-        status: args.closure,
-        missing_criteria: [] as string[],
-        unverified_paths: unverified,
-        revoked_sessions: revoked?.type === 'lease.revoked' ? revoked.data.session_ids : [],
-      };
+      return answer(
+        args.closure,
+        revoked?.type === 'lease.revoked' ? revoked.data.session_ids : [],
+      );
     };
     const out =
       args.closure === 'completed'
@@ -97,8 +80,10 @@ export const closeOps = (core: MissionsCore) => {
         : await runGated(
             project,
             {
-              args,
+              // an abandon needs a reason (the contract); HAI-MCP's call gives it as the summary
+              args: { ...args, reason: args.reason ?? args.outcome_summary },
               operation: 'hai_close_mission',
+              approves: `abandon ${args.mission_id} (contract v${args.contract_version}): ${args.reason ?? args.outcome_summary}`,
               change: {
                 mission_id: args.mission_id,
                 contract_version: args.contract_version,

@@ -16,20 +16,38 @@ export type MissionsConfig = {
 const MIN_TTL = 30;
 const DEFAULT_TTL = 600;
 
-/** From the environment: INTENTLOG_OWNER_GATE, INTENTLOG_OWNER_DIR, INTENTLOG_OWNER_CODE_TTL, INTENTLOG_DEVICE_ID. */
+/** `INTENTLOG_<name>`, else HAI-MCP's `HAI_<name>`; a blank value counts as unset. */
+const setting = (env: NodeJS.ProcessEnv, name: string): string | undefined =>
+  env[`INTENTLOG_${name}`] || env[`HAI_${name}`] || undefined;
+
+/** HAI-MCP's gate names: `ack` is ack_legacy. */
+const GATES: Record<string, GateMode> = {
+  nonce: 'nonce',
+  ack_legacy: 'ack_legacy',
+  ack: 'ack_legacy',
+};
+
+/**
+ * From the environment: INTENTLOG_OWNER_GATE, INTENTLOG_OWNER_DIR, INTENTLOG_OWNER_CODE_TTL,
+ * INTENTLOG_DEVICE_ID, each falling back to HAI-MCP's name (HAI_OWNER_GATE, HAI_OWNER_HOME,
+ * HAI_OWNER_CODE_TTL), so that a HAI-MCP client's configuration works unchanged.
+ */
 export const missionsConfigFromEnv = (env: NodeJS.ProcessEnv = process.env): MissionsConfig => {
   const warnings: string[] = [];
-  const gate = env.INTENTLOG_OWNER_GATE ?? 'nonce';
-  if (gate !== 'nonce' && gate !== 'ack_legacy')
-    warnings.push(`INTENTLOG_OWNER_GATE=${gate} is unknown; using nonce`);
-  const ttl = Number(env.INTENTLOG_OWNER_CODE_TTL ?? DEFAULT_TTL);
+  const gate = setting(env, 'OWNER_GATE') ?? 'nonce';
+  const mode = Object.hasOwn(GATES, gate) ? GATES[gate] : undefined;
+  if (mode === undefined) warnings.push(`OWNER_GATE=${gate} is unknown; using nonce`);
+  const channel = env.HAI_OWNER_CHANNEL || 'file';
+  if (channel !== 'file')
+    warnings.push(`HAI_OWNER_CHANNEL=${channel} is not offered; codes go to the owner directory`);
+  const ttl = Number(setting(env, 'OWNER_CODE_TTL') ?? DEFAULT_TTL);
   if (!Number.isFinite(ttl) || ttl < MIN_TTL)
     warnings.push(`INTENTLOG_OWNER_CODE_TTL must be at least ${MIN_TTL} seconds; using ${MIN_TTL}`);
   return {
-    gateMode: gate === 'ack_legacy' ? 'ack_legacy' : 'nonce',
-    ownerDir: env.INTENTLOG_OWNER_DIR ?? defaultOwnerDir(),
+    gateMode: mode ?? 'nonce',
+    ownerDir: env.INTENTLOG_OWNER_DIR || env.HAI_OWNER_HOME || defaultOwnerDir(),
     codeTtlSeconds: Number.isFinite(ttl) ? Math.max(MIN_TTL, Math.floor(ttl)) : MIN_TTL,
-    deviceId: env.INTENTLOG_DEVICE_ID ?? hostname(),
+    deviceId: env.INTENTLOG_DEVICE_ID || hostname(),
     warnings,
   };
 };

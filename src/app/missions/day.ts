@@ -3,7 +3,7 @@ import { activeLanes, type Desk } from '../../commands/missions/desk-state.js';
 import { missionsError } from '../../commands/missions/errors.js';
 import { sha256Hex } from '../../events/codec.js';
 import type { LaneStatus } from '../../events/missions/index.js';
-import { newId } from '../../events/ids.js';
+import { newDashedId, newId } from '../../events/ids.js';
 import type { Caller, GateArgs, MissionsCore, ProjectRef } from './index.js';
 import { ARTIFACT_DIR } from './artifacts.js';
 
@@ -39,7 +39,10 @@ export const dayOps = (core: MissionsCore) => {
     },
     caller: Caller,
   ) => {
-    const project = await resolve(ref, caller);
+    const project = await resolve(
+      { ...ref, via: { kind: 'mission', id: args.mission_id } },
+      caller,
+    );
     const item_id = newId('item');
     const data = { ...args, project_id: project.project_id, now: now(), item_id };
     const out = await run(project, { type: 'ParkItem', data }, caller, () => ({
@@ -91,14 +94,16 @@ export const dayOps = (core: MissionsCore) => {
     caller: Caller,
   ) => {
     const project = await resolve(ref, caller);
-    const content = args.content ?? null;
-    const change = { content_sha256: content === null ? null : sha256Hex(content) };
+    // A plain accept approves the current proposal: its text is pinned here, so the owner reads
+    // what the fingerprint binds (a proposal changed since has another one: no_pending_challenge).
+    const content = args.content ?? (await core.desk(project.project_id)).proposal?.content ?? null;
     const out = await runGated(
       project,
       {
         args,
         operation: 'hai_accept_next_step',
-        change: { ...change, note: content ?? 'the current proposal' },
+        change: { content_sha256: content === null ? null : sha256Hex(content) },
+        ...(content === null ? {} : { approves: content }),
       },
       (gate) => ({
         type: 'AcceptNextStep',
@@ -161,7 +166,7 @@ export const dayOps = (core: MissionsCore) => {
 
   const intake = async (ref: ProjectRef, raw: string, caller: Caller) => {
     const project = await resolve(ref, caller);
-    const intake_id = newId('intake');
+    const intake_id = newDashedId('I');
     const out = await run(
       project,
       { type: 'Intake', data: { project_id: project.project_id, now: now(), intake_id, raw } },
@@ -176,7 +181,7 @@ export const dayOps = (core: MissionsCore) => {
     args: { intake_id: string; decision: string; next_step: string; parklist?: string[] },
     caller: Caller,
   ) => {
-    const project = await resolve(ref, caller);
+    const project = await resolve({ ...ref, via: { kind: 'intake', id: args.intake_id } }, caller);
     const parklist = args.parklist ?? [];
     const data = {
       project_id: project.project_id,
@@ -192,6 +197,7 @@ export const dayOps = (core: MissionsCore) => {
       decision: args.decision,
       next_step: args.next_step,
       parked_item_ids: data.item_ids,
+      parked_count: data.item_ids.length,
     }));
     return { project, ...out };
   };
@@ -212,15 +218,19 @@ export const dayOps = (core: MissionsCore) => {
       ...args,
       project_id: project.project_id,
       now: now(),
-      manual_practice: args.manual_practice ?? [],
+      // HAI-MCP drops blank entries of the logbook
+      manual_practice: (args.manual_practice ?? []).filter((p) => p.trim() !== ''),
     };
     const out = await run(project, { type: 'Stop', data }, caller, (_s, events) => {
       const revoked = events.find((e) => e.type === 'lease.revoked');
       return {
+        status: 'day_stopped' as const,
         day: args.day,
         revoked_sessions: revoked?.type === 'lease.revoked' ? revoked.data.session_ids : [],
         missions_closed: false as const,
         next_mission_planned: false as const,
+        next_mission: null,
+        manual_practice: data.manual_practice,
       };
     });
     return { project, ...out };

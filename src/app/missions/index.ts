@@ -10,21 +10,19 @@ import {
   type GateInput,
 } from '../../commands/missions/owner-gate.js';
 import { principalId, type Principal } from '../../commands/principal.js';
-import { newId } from '../../events/ids.js';
+import { sha256Hex } from '../../events/codec.js';
+import { newDashedId } from '../../events/ids.js';
 import type { App } from '../app.js';
 import { MISSIONS_MODEL, missionsQueries } from '../../projections/missions/desk.js';
 import { artifactWrites } from './artifact-projection.js';
 import { checkArtifactDir } from './artifacts.js';
 import { inProject } from './paths.js';
+import { gatePassedOf, withGateEcho } from './gate-echo.js';
+import type { GatePassed } from '../../events/missions/index.js';
 import { missionsConfigFromEnv, type MissionsConfig } from './config.js';
 import { ownerChannel } from './owner-channel.js';
-import {
-  missionsMounts,
-  type Caller,
-  type PendingMount,
-  type ProjectRef,
-  type Resolved,
-} from './mounts.js';
+import { callResolver, type CallRef } from './resolve.js';
+import { missionsMounts, type Caller, type PendingMount, type Resolved } from './mounts.js';
 import {
   decideMount,
   type MountStates,
@@ -35,6 +33,9 @@ import type { Project } from '../../commands/project/index.js';
 import type { RootHolder } from '../../commands/project/root.js';
 
 export type { Caller, ProjectRef, Resolved } from './mounts.js';
+export type { CallRef } from './resolve.js';
+
+const sha256Of = (text: string) => `sha256:${sha256Hex(text)}`;
 
 // One fold object for the process: the command path's fold cache is keyed by it.
 const deskFold = {
@@ -71,9 +72,8 @@ export const missionsCore = (app: App, config: MissionsConfig) => {
   const desk = async (projectId: string): Promise<Desk> =>
     (await log.aggregateStream(deskStream(projectId), deskDecider)).state;
   const mounts = missionsMounts(app, config.deviceId, meta);
-  /** The project a call names, decided for its caller; appends nothing. */
-  const resolve = (ref: ProjectRef, caller: Caller): Promise<Resolved> =>
-    mounts.resolve(ref, caller);
+  /** The project a call names (or its id's, or the home project), for its caller; appends nothing. */
+  const resolve: (ref: CallRef, caller: Caller) => Promise<Resolved> = callResolver(app, mounts);
 
   /**
    * The desk as the query tools show it: the missions read model, once it has folded the log
@@ -184,6 +184,7 @@ export const missionsCore = (app: App, config: MissionsConfig) => {
     operation: string,
     change: unknown,
     principal: Principal,
+    approves: string | null,
   ): Promise<{ input: GateInput; discard: () => Promise<void> }> => {
     const reason = args.reason ?? null;
     const caller = {
@@ -201,7 +202,7 @@ export const missionsCore = (app: App, config: MissionsConfig) => {
         input: { mode: 'ack_legacy', owner_ack: args.owner_ack === true, reason, caller },
         discard: async () => {},
       };
-    const challenge_id = newId('ch');
+    const challenge_id = newDashedId('C');
     const expires_at = new Date(app.clock().getTime() + config.codeTtlSeconds * 1000).toISOString();
     if (args.owner_code !== undefined) {
       const code = normalizeOwnerCode(args.owner_code);
@@ -224,7 +225,13 @@ export const missionsCore = (app: App, config: MissionsConfig) => {
     }
     const fresh = await channel.deliver(
       { challenge_id, expires_at },
-      { project_id: project.project_id, operation, change },
+      {
+        project_id: project.project_id,
+        project_root: project.root,
+        operation,
+        change,
+        approves: approves === null ? null : { text: approves, sha256: sha256Of(approves) },
+      },
     );
     return {
       input: { mode: 'nonce', owner_code: null, reason, fresh, caller },
@@ -233,9 +240,10 @@ export const missionsCore = (app: App, config: MissionsConfig) => {
   };
 
   /** Runs a gated command: a fresh code no challenge took leaves the owner channel. */
-  const runGated = async <R>(
+  const runGated = async <R extends object>(
     project: Resolved,
-    gated: { args: GateArgs; operation: string; change: unknown },
+    /** `approves`: what the owner reads the code approves (the text, a diff, a reason) */
+    gated: { args: GateArgs; operation: string; change: unknown; approves?: string },
     command: (input: GateInput) => DeskCommand,
     caller: Caller,
     respond: (state: Desk, events: DeskEvent[]) => R,
@@ -246,9 +254,15 @@ export const missionsCore = (app: App, config: MissionsConfig) => {
       gated.operation,
       gated.change,
       caller.principal,
+      gated.approves ?? null,
     );
     try {
-      return await run(project, command(input), caller, respond);
+      let passed: GatePassed | undefined;
+      const out = await run(project, command(input), caller, (s, events) => {
+        passed = gatePassedOf(events);
+        return respond(s, events);
+      });
+      return { ...out, value: withGateEcho(out.value, passed, out.position) };
     } finally {
       if (input.mode === 'nonce' && input.owner_code === null) {
         const id = input.fresh.challenge_id;
@@ -262,6 +276,7 @@ export const missionsCore = (app: App, config: MissionsConfig) => {
 
   return {
     log,
+    dataDir: app.dataDir,
     meta,
     config,
     channel,

@@ -32,6 +32,7 @@ import type { App } from '../app.js';
 import { canonicalRoot } from './paths.js';
 import { rootGrant, type RootAsker } from '../project/roots.js';
 import { rootHash } from '../project/canonical-root.js';
+import { own } from '../../events/own.js';
 
 /** How a call names its project: a directory, or a logical project id (with a device). */
 export type ProjectRef = { project_path?: string; project_id?: string; device_id?: string };
@@ -56,7 +57,7 @@ export type Caller = RootAsker;
  * directory no project holds is its own project (`dir-…`), created and mounted by the first
  * change made in it (`mountStreams` + `decideMount`, in that change's own append). A caller
  * sees only projects it is a member of (missions roles) and directories the server allows it
- * (project-roots.ts).
+ * (project/roots.ts).
  */
 export const missionsMounts = (
   app: App,
@@ -77,10 +78,10 @@ export const missionsMounts = (
   const devicesOf = async (projectId: string, project?: Project): Promise<ProjectMounts> => {
     const kernel = project ?? (await loadProject(projectId));
     const live = Object.values(await mountsOf(projectId)).filter(
-      (m) => kernel.roots[m.root_hash] !== undefined,
+      (m) => own(kernel.roots, m.root_hash) !== undefined,
     );
     if (live.length > 0) return Object.fromEntries(live.map((m) => [m.device_id, m]));
-    return (await legacy()).projects[projectId] ?? {};
+    return own((await legacy()).projects, projectId) ?? {};
   };
 
   /** Refuses a directory the server does not let this caller name (nothing is appended). */
@@ -110,7 +111,8 @@ export const missionsMounts = (
     const root_hash = rootHash(root);
     const { holder, held } = await heldAt(root, root_hash);
     // bound by another surface (no path recorded yet), in the legacy table, or new
-    const old = holder.project_id === null ? (await legacy()).roots[sha256Hex(root)] : undefined;
+    const old =
+      holder.project_id === null ? own((await legacy()).roots, sha256Hex(root)) : undefined;
     const project_id =
       held?.project_id ?? holder.project_id ?? old?.project_id ?? implicitProjectId(root_hash);
     const explicit = held ? !held.implicit : old !== undefined && !old.implicit;
@@ -136,7 +138,11 @@ export const missionsMounts = (
       : {};
     if (Object.keys(devices).length === 0) throw notYourProject({ project_id: ref.project_id });
     const device_id = ref.device_id ?? deviceId;
-    return { project_id: ref.project_id, root: devices[device_id]?.local_path ?? null, device_id };
+    return {
+      project_id: ref.project_id,
+      root: own(devices, device_id)?.local_path ?? null,
+      device_id,
+    };
   };
 
   /** The project a call names, for this caller; appends nothing. */
@@ -209,3 +215,5 @@ export const missionsMounts = (
 
   return { resolve, bind, devicesOf, mayOwn, mountStreams, loadProject };
 };
+
+export type MissionsMounts = ReturnType<typeof missionsMounts>;

@@ -21,17 +21,50 @@ import {
  * only a salted hash. This is as strong as the file-system boundary between agent and owner.
  */
 
+/** $INTENTLOG_OWNER_DIR, else HAI-MCP's $HAI_OWNER_HOME, else ~/.intentlog-owner (blank: unset). */
 export const defaultOwnerDir = (): string =>
-  process.env.INTENTLOG_OWNER_DIR ?? join(homedir(), '.intentlog-owner');
+  process.env.INTENTLOG_OWNER_DIR ||
+  process.env.HAI_OWNER_HOME ||
+  join(homedir(), '.intentlog-owner');
 
 export type PendingCode = {
   code: string;
   challenge_id: string;
   project_id: string;
+  /** the project's directory on this device, so the owner knows which project it is */
+  project_root?: string | null;
   operation: string;
   expires_at: string;
   change: unknown;
+  /** what the code approves, in words the owner reads: the text, the diff, the reason */
+  approves?: { text: string; sha256: string } | null;
 };
+
+/** How much of an approved text the owner's message shows (its hash covers all of it). */
+export const SHOWN_CHARS = 2000;
+
+/** The approved text as the owner reads it: cut at SHOWN_CHARS, said so when cut. */
+export const shownText = (text: string): string =>
+  text.length > SHOWN_CHARS
+    ? `${text.slice(0, SHOWN_CHARS)}\n… (${text.length - SHOWN_CHARS} more characters; the hash covers all)`
+    : text;
+
+/**
+ * HAI-MCP's owner message (`<challenge_id>.txt`): the code on the first line, then what it
+ * approves. Its owner workflow reads this file; `intentlog owner code` reads the JSON beside it.
+ */
+const ownerMessage = (p: PendingCode): string =>
+  [
+    `HAI owner code: ${p.code}`,
+    `action: ${p.operation}`,
+    `project: ${p.project_id}${p.project_root ? ` at ${p.project_root}` : ''}`,
+    ...(p.approves
+      ? [`approves (${p.approves.sha256}):`, shownText(p.approves.text)]
+      : [`approves: ${JSON.stringify(p.change)}`]),
+    `expires: ${p.expires_at}`,
+    'Give this code to your agent to approve exactly this change. To deny, do nothing: it expires.',
+    '',
+  ].join('\n');
 
 const inside = (parent: string, child: string) => {
   const rel = relative(resolve(parent), resolve(child));
@@ -46,7 +79,7 @@ const canonicalDir = (ownerDir: string) => realpath(ownerDir).catch(() => undefi
 
 /**
  * Codes not yet expired, newest first: what `intentlog owner code` shows. Read through
- * project-files.ts: a link planted in the directory is not followed (and not shown).
+ * project/files.ts: a link planted in the directory is not followed (and not shown).
  */
 export const pendingCodes = async (ownerDir: string, now: string): Promise<PendingCode[]> => {
   const dir = await canonicalDir(ownerDir);
@@ -81,6 +114,7 @@ export const ownerChannel = (ownerDir: string, dataDir: string) => {
     }
   };
   const file = (challengeId: string) => `${challengeId}.json`;
+  const message = (challengeId: string) => `${challengeId}.txt`;
   return {
     name: 'file',
     /** A fresh code delivered to the owner; the decider gets only its salted hash. */
@@ -100,6 +134,7 @@ export const ownerChannel = (ownerDir: string, dataDir: string) => {
         const dir = (await canonicalDir(ownerDir))!;
         const text = `${JSON.stringify(pending, null, 2)}\n`;
         await createProjectFile(dir, file(challenge.challenge_id), text, 0o600);
+        await createProjectFile(dir, message(challenge.challenge_id), ownerMessage(pending), 0o600);
       } catch {
         throw missionsError(
           'owner_channel_unavailable',
@@ -117,7 +152,9 @@ export const ownerChannel = (ownerDir: string, dataDir: string) => {
     /** Removes a delivered code that no challenge uses (or one that is spent). */
     async discard(challengeId: string) {
       const dir = await canonicalDir(ownerDir);
-      if (dir !== undefined) await removeProjectFile(dir, file(challengeId));
+      if (dir === undefined) return;
+      await removeProjectFile(dir, file(challengeId));
+      await removeProjectFile(dir, message(challengeId));
     },
     pending: (now: string) => pendingCodes(ownerDir, now),
   };

@@ -38,6 +38,10 @@ const realOrAncestor = async (path: string): Promise<string> => {
  * not on a kernel file system (/proc, /sys: no project lives there, and no artifact may go there).
  */
 export const canonicalRoot = async (path: string): Promise<string> => {
+  if (hasNul(path))
+    throw missionsError('invalid_args', 'project_path contains a NUL byte', {
+      project_path: path,
+    });
   if (!isAbsolute(path))
     throw missionsError('invalid_args', 'project_path must be an absolute path', {
       project_path: path,
@@ -58,10 +62,20 @@ export const canonicalRoot = async (path: string): Promise<string> => {
   return real;
 };
 
-export type Confined = { path: string; relative: string; inside_root: boolean };
+/** A NUL byte ends a path at the system call: such a path names nothing, and is refused. */
+export const hasNul = (path: string): boolean => path.includes('\0');
+
+export type Confined = {
+  path: string;
+  relative: string;
+  inside_root: boolean;
+  /** the path cannot name a file at all */
+  invalid?: 'nul';
+};
 
 /** Where `path` (relative to the root, or absolute) really lands, and whether that is inside. */
 export const locate = async (root: string, path: string): Promise<Confined> => {
+  if (hasNul(path)) return { path, relative: path, inside_root: false, invalid: 'nul' };
   const absolute = resolve(root, path);
   const relativePath = relative(root, absolute).split(sep).join('/');
   if (!within(root, absolute)) return { path, relative: relativePath, inside_root: false };
@@ -72,9 +86,22 @@ export const locate = async (root: string, path: string): Promise<Confined> => {
   };
 };
 
+/**
+ * Why an `allowed_paths` entry is no safe prefix, read from its text alone: a NUL byte, a `~`
+ * or a backslash, `..` that climbs out, an absolute path elsewhere (HAI-MCP: review_required).
+ * An absolute path inside the root is fine (made relative); a link out is `confine`'s.
+ */
+export const unsafePrefix = (root: string | null, path: string): boolean => {
+  if (hasNul(path) || path.startsWith('~') || path.includes('\\')) return true;
+  if (root === null) return isAbsolute(path) || path.split('/').includes('..');
+  return !within(root, resolve(root, path));
+};
+
 /** `locate`, refusing with `path_outside_root` what lands outside. */
 export const confine = async (root: string, path: string): Promise<Confined> => {
   const located = await locate(root, path);
+  if (located.invalid)
+    throw missionsError('invalid_args', 'the path contains a NUL byte', { path });
   if (!located.inside_root)
     throw missionsError('path_outside_root', 'the path resolves outside the project root', {
       path,
@@ -84,7 +111,7 @@ export const confine = async (root: string, path: string): Promise<Confined> => 
 };
 
 /**
- * Runs file work under a project root, a link out of it (project-files.ts) answered in the
+ * Runs file work under a project root, a link out of it (project/files.ts) answered in the
  * contract's words: `path_outside_root`, or `invalid_args` for what is not a file.
  */
 export const inProject = async <T>(work: () => Promise<T>): Promise<T> => {

@@ -2,15 +2,11 @@ import { join } from 'node:path';
 import { MAX_ACTIVE_LANES } from '../../commands/missions/decide-day.js';
 import { activeLanes, liveLeases } from '../../commands/missions/desk-state.js';
 import { missionsError } from '../../commands/missions/errors.js';
-import type { Caller, MissionsCore, ProjectRef } from './index.js';
-import {
-  ARTIFACT_DIR,
-  artifactDrift,
-  readArtifactFiles,
-  renderArtifacts,
-} from './artifacts.js';
+import type { CallRef, Caller, MissionsCore, ProjectRef } from './index.js';
+import { ARTIFACT_DIR, artifactDrift, readArtifactFiles, renderArtifacts } from './artifacts.js';
 import { artifactFailure } from './artifact-projection.js';
 import { inProject } from './paths.js';
+import { own } from '../../events/own.js';
 
 const failureOf = (projectId: string) => {
   const failed = artifactFailure(projectId);
@@ -20,14 +16,14 @@ const failureOf = (projectId: string) => {
 /** The read-only rows: health, status, the next step, the artifacts on disk, recovery advice. */
 export const queryOps = (core: MissionsCore) => {
   const { resolve, now } = core;
-  const at = async (ref: ProjectRef, caller: Caller) => {
+  const at = async (ref: CallRef, caller: Caller) => {
     const project = await resolve(ref, caller);
     return { project, desk: await core.view(project.project_id) };
   };
 
   const status = async (ref: ProjectRef, caller: Caller) => {
     const { project, desk } = await at(ref, caller);
-    const mission = desk.active_mission_id ? desk.missions[desk.active_mission_id]! : null;
+    const mission = desk.active_mission_id ? own(desk.missions, desk.active_mission_id)! : null;
     const t = now();
     return {
       project,
@@ -64,6 +60,9 @@ export const queryOps = (core: MissionsCore) => {
       project,
       value: {
         ok: true,
+        // HAI-MCP's HAI_HOME: where the server keeps its state. Ours is the data directory
+        // (`intentlog mcp` takes HAI_HOME as it, unless --data-dir or INTENTLOG_HOME is set).
+        hai_home: core.dataDir,
         owner_gate: {
           mode: config.gateMode,
           channel: core.channel.name,
@@ -120,13 +119,14 @@ export const queryOps = (core: MissionsCore) => {
 
   /** The smallest next action from a checkpoint and what happened since (advice, no change). */
   const recover = async (ref: ProjectRef, checkpointId: string | undefined, caller: Caller) => {
-    const { project, desk } = await at(ref, caller);
+    const via = checkpointId ? { via: { kind: 'checkpoint' as const, id: checkpointId } } : {};
+    const { project, desk } = await at({ ...ref, ...via }, caller);
     const cp = checkpointId
       ? desk.checkpoints.find((c) => c.checkpoint_id === checkpointId)
       : desk.checkpoints.at(-1);
     if (checkpointId && !cp)
       throw missionsError('invalid_args', 'no such checkpoint', { checkpoint_id: checkpointId });
-    const mission = desk.active_mission_id ? desk.missions[desk.active_mission_id]! : null;
+    const mission = desk.active_mission_id ? own(desk.missions, desk.active_mission_id)! : null;
     const advice = !cp
       ? 'No checkpoint yet: call hai_status, then hai_checkpoint once you know where you are.'
       : cp.mission_id && (!mission || mission.mission_id !== cp.mission_id)

@@ -2,18 +2,17 @@ import type { App } from '../app.js';
 import { missionsCore } from './index.js';
 import { missionsConfigFromEnv, type MissionsConfig } from './config.js';
 import { dayOps } from './day.js';
-import { missionOps } from '../missions-ops.js';
+import { openOps } from './open.js';
+import { leaseOps } from './lease.js';
+import { activityOps } from './activity.js';
+import { recontractOps } from './recontract.js';
 import { closeOps } from './close.js';
 import { queryOps } from './queries.js';
+import { learningOps } from './learning.js';
 import { join } from 'node:path';
 import { MISSIONS_MODEL, missionsQueries } from '../../projections/missions/desk.js';
 import type { AuditFinding } from '../audit-records.js';
-import {
-  ARTIFACT_DIR,
-  artifactDrift,
-  renderArtifacts,
-  type ArtifactDrift,
-} from './artifacts.js';
+import { ARTIFACT_DIR, artifactDrift, renderArtifacts, type ArtifactDrift } from './artifacts.js';
 import { setArtifactDevice } from './artifact-projection.js';
 import { perApp } from '../per-app.js';
 
@@ -29,7 +28,17 @@ export const configureMissions = (app: App, config: Partial<MissionsConfig>): vo
 /** The missions services of one app: made on first use, from its configuration or the env. */
 export const missions = perApp((app) => {
   const core = missionsCore(app, configured.get(app) ?? missionsConfigFromEnv());
-  return { core, ...missionOps(core), ...closeOps(core), ...queryOps(core), ...dayOps(core) };
+  return {
+    core,
+    ...openOps(core),
+    ...leaseOps(core),
+    ...activityOps(core),
+    ...recontractOps(core),
+    ...closeOps(core),
+    ...queryOps(core),
+    ...dayOps(core),
+    ...learningOps(core),
+  };
 });
 
 export type MissionsService = ReturnType<typeof missions>;

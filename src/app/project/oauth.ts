@@ -21,6 +21,7 @@ import {
 } from '../../commands/project/oauth-grant.js';
 import type { App } from '../app.js';
 import { perApp } from '../per-app.js';
+import { pendingClients, type ClientMetadata } from './oauth-pending.js';
 
 /** Lifetimes: a code is exchanged at once; an access token an hour; a refresh token 30 days. */
 export const CODE_TTL_MS = 2 * 60_000;
@@ -137,8 +138,9 @@ const oauthService = (app: App) => {
     if (outcome.position > 0) await app.waitFor(outcome.position, ['tokens']);
   };
 
-  const client = async (clientId: string): Promise<OAuthClient | undefined> => {
-    if (clientId.length > 200) return undefined;
+  const pending = pendingClients(() => app.clock().getTime());
+
+  const logged = async (clientId: string): Promise<OAuthClient | undefined> => {
     const { state } = await app.log.aggregateStream(clientStream(clientId), {
       evolve: clientDecider.evolve,
       initialState: clientDecider.initialState,
@@ -146,18 +148,36 @@ const oauthService = (app: App) => {
     return state.status === 'registered' ? state : undefined;
   };
 
+  /** A registered client: in the log, or still waiting for its first consent. */
+  const client = async (clientId: string): Promise<OAuthClient | undefined> => {
+    if (clientId.length > 200) return undefined;
+    return (await logged(clientId)) ?? pending.get(clientId);
+  };
+
+  /** A waiting registration reaches the log with its first approved grant (oauth-pending.ts). */
+  const persistClient = async (client_id: string): Promise<void> => {
+    const data = pending.metadata(client_id);
+    if (!data || (await logged(client_id))) return pending.forget(client_id);
+    await runCommand(app.log, {
+      decider: clientDecider,
+      stream: clientStream(client_id),
+      command: { type: 'RegisterClient', data: { client_id, ...data } },
+      meta: meta(SYSTEM),
+      respond: (state) => state,
+    }).catch(async (error: unknown) => {
+      // two consents at once: the other one appended it
+      if (!(await logged(client_id))) throw error;
+    });
+    pending.forget(client_id);
+  };
+
   return {
     client,
 
-    async registerClient(data: { client_name: string | null; redirect_uris: string[] }) {
+    /** Open registration (RFC 7591): nothing is appended until a person approves a grant. */
+    async registerClient(data: ClientMetadata) {
       const client_id = newId('client');
-      await runCommand(app.log, {
-        decider: clientDecider,
-        stream: clientStream(client_id),
-        command: { type: 'RegisterClient', data: { client_id, ...data } },
-        meta: meta(SYSTEM),
-        respond: (state) => state,
-      });
+      pending.add(client_id, data);
       return { client_id, issued_at: Math.floor(app.clock().getTime() / 1000) };
     },
 
@@ -171,6 +191,7 @@ const oauthService = (app: App) => {
       by: Principal;
     }): Promise<string> {
       const { by, ...rest } = request;
+      await persistClient(request.client_id);
       const grant_id = newId('grant');
       const code = secretFor(CODE_PREFIX, grant_id);
       const data = {

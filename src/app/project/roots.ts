@@ -1,8 +1,8 @@
 import { realpath, stat } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import type { Principal } from '../../commands/principal.js';
 import type { App } from '../app.js';
 import { isUnder } from './files.js';
+import { localFilePath } from './host-root.js';
 
 /**
  * Where a caller may name a project directory: only where the person running the server allows
@@ -28,20 +28,9 @@ export const allowProjectRoots = async (app: App, dirs: readonly string[]): Prom
   serverRoots.set(app, canonical);
 };
 
-/** A local `file://` URI's path, or undefined (another scheme, a remote host, unparsable). */
-export const fileUriPath = (uri: string): string | undefined => {
-  try {
-    const url = new URL(uri);
-    if (url.protocol !== 'file:' || (url.host !== '' && url.host !== 'localhost')) return undefined;
-    return fileURLToPath(url);
-  } catch {
-    return undefined;
-  }
-};
-
 /** The client's declared roots as canonical local directories (those that exist here). */
 export const canonicalClientRoots = async (uris: readonly string[]): Promise<string[]> => {
-  const paths = uris.map(fileUriPath).filter((p): p is string => p !== undefined);
+  const paths = uris.map(localFilePath).filter((p): p is string => p !== undefined);
   const real = await Promise.all(paths.map((p) => realpath(p).catch(() => undefined)));
   return real.filter((p): p is string => p !== undefined);
 };

@@ -1,5 +1,5 @@
 import type { StoryEvent } from '../../commands/storymap/story-state.js';
-import { isFinished } from '../../projections/storymap/order.js';
+import { isFinished } from '../../commands/storymap/build-order.js';
 import type { MapView, StoryView } from '../../projections/storymap/views.js';
 import { builtOverlaps, planFiles, plannedOverlaps } from './build-reads.js';
 import { storyDetail } from './queries.js';

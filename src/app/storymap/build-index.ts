@@ -1,12 +1,11 @@
 import {
   orderRow,
-  rowKey,
-  rowPrefix,
   STORYMAP_BUILD_ORDER,
-  type StoredRow,
+  buildOrderModel,
 } from '../../projections/storymap/build-order.js';
-import { buildOrder, isFinished, type OrderRow } from '../../projections/storymap/order.js';
-import { STORYMAP_STORIES, StoryMapKeys } from '../../projections/storymap/stories.js';
+import { isFinished } from '../../commands/storymap/build-order.js';
+import { buildOrder, type OrderRow } from '../../projections/storymap/order.js';
+import { STORYMAP_STORIES, storyMapModel } from '../../projections/storymap/stories.js';
 import type { StoryView } from '../../projections/storymap/views.js';
 import type { App } from '../app.js';
 import { lastProjectCursor } from '../project/cursor.js';
@@ -52,7 +51,7 @@ export const storyMapBuildIndex = (app: App) => {
   const queues = new Map<string, Promise<unknown>>();
 
   const storyView = (projectId: string, id: string) =>
-    models.get<StoryView>(`${STORYMAP_STORIES}/${StoryMapKeys.story(projectId, id)}`);
+    storyMapModel.story.get(models, projectId, id);
 
   const track = async (e: Entry, projectId: string, row: OrderRow) => {
     e.building.delete(row.id);
@@ -76,9 +75,7 @@ export const storyMapBuildIndex = (app: App) => {
   const build = async (projectId: string): Promise<Entry> => {
     const cursor = await lastProjectCursor(app.log, projectId);
     const position = await caughtUp();
-    const stored = await models.range<StoredRow>({
-      prefix: `${STORYMAP_BUILD_ORDER}/${rowPrefix(projectId)}`,
-    });
+    const stored = await buildOrderModel.rows.entries(models, projectId);
     const e: Entry = { cursor, position, rows: new Map(), building: new Map(), built: new Map() };
     for (const [, s] of stored) {
       const row = orderRow(s);
@@ -107,9 +104,7 @@ export const storyMapBuildIndex = (app: App) => {
     e.list = undefined;
     await Promise.all(
       [...touched].map(async (id) => {
-        const stored = await models.get<StoredRow>(
-          `${STORYMAP_BUILD_ORDER}/${rowKey(projectId, id)}`,
-        );
+        const stored = await buildOrderModel.row.get(models, projectId, id);
         if (!stored) return;
         const row = orderRow(stored);
         e.rows.set(id, row);

@@ -6,10 +6,12 @@ import {
   type BuildRecord,
 } from '../../events/storymap/build-record.js';
 import type { PlanConflict } from '../../events/storymap/index.js';
-import { isFinished, type OrderRow } from '../../projections/storymap/order.js';
+import { isFinished } from '../../commands/storymap/build-order.js';
+import type { OrderRow } from '../../projections/storymap/order.js';
 import type { StoryView } from '../../projections/storymap/views.js';
 import type { WorkedStory } from './build-index.js';
 import type { StoryMapReads } from './read.js';
+import { ciOf } from '../../events/storymap/build-record.js';
 
 /** Who holds the story: `held` while the holder writes, `stalled` once it has been quiet. */
 export const claimOf = (build: BuildRecord, now: string) =>
@@ -54,7 +56,7 @@ export const buildDetail = (v: StoryView, now: string) => {
   return {
     claim: claimOf(v.build, now),
     // each test with its latest CI result (a JUnit import), or null
-    tests: v.build.tests.map((t) => ({ ...t, ci: v.build.ci[t.test_id] ?? null })),
+    tests: v.build.tests.map((t) => ({ ...t, ci: ciOf(v.build, t.test_id) ?? null })),
     test_coverage: coverage(s),
     ...planOf(v.build),
     implementation_plan: null,

@@ -12,6 +12,7 @@ import type { StoryView } from '../../projections/storymap/views.js';
 import type { App } from '../app.js';
 import { callerOf, metaOf } from './access.js';
 import { storyMapReads } from './read.js';
+import { ciOf } from '../../events/storymap/build-record.js';
 
 type Linked = { story: StoryView; test: StoryTest };
 
@@ -94,7 +95,7 @@ export const importJunit = async (
     perStory.map(async ({ story }, i) => {
       const v = (await reads.story(args.project_id, story.id)) ?? story;
       const tests = v.build.tests.filter(
-        (t) => v.build.ci[t.test_id]?.report_id === report.report_id,
+        (t) => ciOf(v.build, t.test_id)?.report_id === report.report_id,
       );
       return {
         id: v.id,
@@ -108,8 +109,8 @@ export const importJunit = async (
           file: t.file,
           full_name: t.full_name,
           criterion_ids: t.criterion_ids,
-          ci: v.build.ci[t.test_id]!.status,
-          message: v.build.ci[t.test_id]!.message,
+          ci: ciOf(v.build, t.test_id)!.status,
+          message: ciOf(v.build, t.test_id)!.message,
         })),
         ci_regressed: v.ci_regressed,
         tests_predate_code: v.tests_predate_code,

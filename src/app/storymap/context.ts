@@ -1,5 +1,5 @@
 import type { Principal } from '../../commands/principal.js';
-import { isFinished } from '../../projections/storymap/order.js';
+import { isFinished } from '../../commands/storymap/build-order.js';
 import type { MapView, StoryView } from '../../projections/storymap/views.js';
 import { buildTodoItems, openWork, planOf } from './build-reads.js';
 import { ciRegressions, evidenceLines, testsPredateCode } from './evidence-reads.js';

@@ -7,12 +7,7 @@ import { loadMap } from '../../commands/storymap/run.js';
 import type { DesignRefView } from '../../projections/storymap/runs.js';
 import type { App } from '../app.js';
 import { callerOf, metaOf } from './access.js';
-import {
-  DESIGN_CONTENT_LIMIT,
-  designHash,
-  designRefsOf,
-  readRepoDesign,
-} from './design.js';
+import { DESIGN_CONTENT_LIMIT, designHash, designRefsOf, readRepoDesign } from './design.js';
 import { findRepoRoot, type RootCandidates } from './root.js';
 
 /** The references get_design can pick on its own: the ones it can fetch. */

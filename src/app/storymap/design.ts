@@ -8,7 +8,7 @@ import { requireMap, requireWritable, resolveStory } from '../../commands/storym
 import { loadMap } from '../../commands/storymap/run.js';
 import type { DesignKind } from '../../events/storymap/index.js';
 import { sha256Hex } from '../../events/index.js';
-import { RunKeys, STORYMAP_RUNS, type DesignRefView } from '../../projections/storymap/runs.js';
+import { STORYMAP_RUNS, runsModel } from '../../projections/storymap/runs.js';
 import type { App } from '../app.js';
 import { isProjectFileError, readProjectFile } from '../project/files.js';
 import { callerOf, metaOf } from './access.js';
@@ -50,10 +50,9 @@ const checkRepoPath = (path: string) => {
 
 export const designRefsOf = async (app: App, projectId: string, storyId: string) => {
   await app.waitFor(await app.log.head(), [STORYMAP_RUNS]);
-  const prefix = `${STORYMAP_RUNS}/${RunKeys.designPrefix(projectId, storyId)}`;
-  return (await app.log.models.range<DesignRefView>({ prefix }))
-    .map(([, r]) => r)
-    .sort((a, b) => a.attached_at.localeCompare(b.attached_at));
+  return (await runsModel.designRefs.values(app.log.models, projectId, storyId)).sort((a, b) =>
+    a.attached_at.localeCompare(b.attached_at),
+  );
 };
 
 const storyOf = async (app: App, projectId: string, ref: string) => {
@@ -137,7 +136,7 @@ const TYPES: Record<string, string> = {
 
 /**
  * Reads a repo-path reference under the bound root, never outside it: through a descriptor held
- * to the root (project-files.ts), so no link, however placed, leads out of it.
+ * to the root (project/files.ts), so no link, however placed, leads out of it.
  */
 export const readRepoDesign = async (root: string, path: string): Promise<FetchedDesign> => {
   let bytes: Buffer | undefined;

@@ -1,6 +1,7 @@
 import { criterionEvidence, codeChangedAt } from '../../projections/storymap/evidence.js';
 import type { EvidenceFlag, MapView, StoryView } from '../../projections/storymap/views.js';
 import type { StoryMapReads } from './read.js';
+import { ciOf } from '../../events/storymap/build-record.js';
 
 /** The live stories the map lists under `flag`, read in parallel, in key order. */
 const flaggedViews = async (reads: StoryMapReads, map: MapView, flag: EvidenceFlag) =>
@@ -23,7 +24,7 @@ export const ciRegressions = async (reads: StoryMapReads, map: MapView) =>
         failing_tests: v.build.tests
           .filter((t) => t.criterion_ids.includes(c.id))
           .flatMap((t) => {
-            const ci = v.build.ci[t.test_id];
+            const ci = ciOf(v.build, t.test_id);
             return ci && (ci.status === 'fail' || ci.status === 'error')
               ? [{ test_id: t.test_id, file: t.file, full_name: t.full_name, ...ci }]
               : [];

@@ -1,6 +1,6 @@
 import { isDomainError } from '../../commands/errors.js';
 import type { Principal } from '../../commands/principal.js';
-import { isFinished } from '../../commands/storymap/run-next.js';
+import { isFinished } from '../../commands/storymap/build-order.js';
 import type { RunView } from '../../projections/storymap/runs.js';
 import type { App } from '../app.js';
 import { founderTodo } from './context.js';

@@ -30,7 +30,7 @@ const NOT_LINKED = 'not_linked';
 
 const LINK_PATH = `${LINK_DIR}/${LINK_FILE}`;
 
-/** The link file of `dir`, read without following a link out of it (project-files.ts). */
+/** The link file of `dir`, read without following a link out of it (project/files.ts). */
 const readLink = async (dir: string, file: string): Promise<LinkConfig | undefined> => {
   const root = await realpath(dir).catch(() => undefined);
   if (root === undefined) return undefined;

@@ -4,7 +4,7 @@ import { principalId, type Principal } from '../../commands/principal.js';
 import { invalidArgument } from '../../commands/errors.js';
 import { mapDecider } from '../../commands/storymap/map.js';
 import { mapStream } from '../../commands/storymap/map-state.js';
-import { STORYMAP_STORIES, StoryMapKeys } from '../../projections/storymap/stories.js';
+import { STORYMAP_STORIES, storyMapModel } from '../../projections/storymap/stories.js';
 import type { MapView } from '../../projections/storymap/views.js';
 import type { App } from '../app.js';
 import { metaOf } from './access.js';
@@ -30,9 +30,7 @@ const recentTwin = async (
   by: string,
 ): Promise<MapView | undefined> => {
   await app.waitFor(await app.log.head(), [STORYMAP_STORIES]);
-  const maps = await app.log.models.range<MapView>({
-    prefix: `${STORYMAP_STORIES}/${StoryMapKeys.mapPrefix}`,
-  });
+  const maps = await storyMapModel.maps.entries(app.log.models);
   const now = app.clock().getTime();
   return maps
     .map(([, m]) => m)

@@ -2,8 +2,8 @@ import type { Principal } from '../../commands/principal.js';
 import { principalId } from '../../commands/principal.js';
 import type { StoryStatus } from '../../events/storymap/index.js';
 import type { BuildOrder, OrderRow } from '../../projections/storymap/order.js';
-import { STORYMAP_STORIES, StoryMapKeys } from '../../projections/storymap/stories.js';
-import type { MapView, StoryView } from '../../projections/storymap/views.js';
+import { storyMapModel } from '../../projections/storymap/stories.js';
+import type { StoryView } from '../../projections/storymap/views.js';
 import { projectQueries } from '../../projections/project/queries.js';
 import type { App } from '../app.js';
 import { buildDetail } from './build-reads.js';
@@ -45,9 +45,7 @@ export const countsOf = (rows: readonly OrderRow[]) => {
 /** Every project the caller holds a story-map role in (the local user: every map). */
 export const listProjects = async (app: App, reads: StoryMapReads, principal: Principal) => {
   await reads.fresh();
-  const maps = (
-    await app.log.models.range<MapView>({ prefix: `${STORYMAP_STORIES}/${StoryMapKeys.mapPrefix}` })
-  ).map(([, m]) => m);
+  const maps = await storyMapModel.maps.values(app.log.models);
   let reachable = maps;
   if (principal.kind === 'actor') {
     const mine = await projectQueries(app.log.models).membershipsOf(principalId(principal));

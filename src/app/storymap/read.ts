@@ -4,12 +4,11 @@ import { VISION_QUESTIONS } from '../../commands/storymap/vision.js';
 import { VisionKey } from '../../events/storymap/index.js';
 import {
   orderRow,
-  rowPrefix,
   STORYMAP_BUILD_ORDER,
-  type StoredRow,
+  buildOrderModel,
 } from '../../projections/storymap/build-order.js';
 import { buildOrder, type BuildOrder, type OrderRow } from '../../projections/storymap/order.js';
-import { STORYMAP_STORIES, StoryMapKeys } from '../../projections/storymap/stories.js';
+import { STORYMAP_STORIES, storyMapModel } from '../../projections/storymap/stories.js';
 import type { MapView, StoryView } from '../../projections/storymap/views.js';
 import type { App } from '../app.js';
 import { callerOf } from './access.js';
@@ -35,12 +34,11 @@ export const visionQuestions = (map: MapView) =>
 export const storyMapReads = (app: App) => {
   const models = app.log.models;
   const fresh = async () => app.waitFor(await app.log.head(), MODELS);
-  const under = (key: string) => `${STORYMAP_STORIES}/${key}`;
 
   const map = async (projectId: string, principal: Principal) => {
     const caller = await callerOf(app, projectId, principal);
     await fresh();
-    const view = await models.get<MapView>(under(StoryMapKeys.map(projectId)));
+    const view = await storyMapModel.map.get(models, projectId);
     if (!view) throw notFound('No story map found for this project', { project_id: projectId });
     return { caller, map: view };
   };
@@ -51,8 +49,7 @@ export const storyMapReads = (app: App) => {
     await app.waitFor(head, [STORYMAP_BUILD_ORDER]);
     const key = `${head}/${projectId}`;
     if (memo?.key !== key) {
-      const prefix = `${STORYMAP_BUILD_ORDER}/${rowPrefix(projectId)}`;
-      memo = { key, rows: (await models.range<StoredRow>({ prefix })).map(([, r]) => orderRow(r)) };
+      memo = { key, rows: (await buildOrderModel.rows.values(models, projectId)).map(orderRow) };
     }
     return memo;
   };
@@ -64,11 +61,8 @@ export const storyMapReads = (app: App) => {
     return at.order;
   };
   const stories = async (projectId: string): Promise<StoryView[]> =>
-    (await models.range<StoryView>({ prefix: under(StoryMapKeys.storyPrefix(projectId)) })).map(
-      ([, s]) => s,
-    );
-  const story = (projectId: string, id: string) =>
-    models.get<StoryView>(under(StoryMapKeys.story(projectId, id)));
+    storyMapModel.stories.values(models, projectId);
+  const story = (projectId: string, id: string) => storyMapModel.story.get(models, projectId, id);
 
   /** Key, UUID, UUID prefix, or `#5` (the fifth story of the build order). */
   const resolve = async (projectId: string, ref: string): Promise<StoryView> => {

@@ -1,5 +1,6 @@
 import type { Principal } from '../../commands/principal.js';
-import { isFinished, type OrderRow } from '../../projections/storymap/order.js';
+import { isFinished } from '../../commands/storymap/build-order.js';
+import type { OrderRow } from '../../projections/storymap/order.js';
 import type { MapView } from '../../projections/storymap/views.js';
 import { acceptanceOf } from './evidence-reads.js';
 import { byNumber, live } from './queries.js';

@@ -1,5 +1,6 @@
 import type { Principal } from '../../commands/principal.js';
-import { nextInRun, runOrder, isFinished, type NextInRun } from '../../commands/storymap/run-next.js';
+import { isFinished } from '../../commands/storymap/build-order.js';
+import { nextInRun, runOrder, type NextInRun } from '../../commands/storymap/run-next.js';
 import type { RunState } from '../../commands/storymap/run-state.js';
 import type { RunView } from '../../projections/storymap/runs.js';
 import type { StoryView } from '../../projections/storymap/views.js';

@@ -4,13 +4,17 @@ import { runCommand } from '../../commands/handler.js';
 import type { Principal } from '../../commands/principal.js';
 import { requireMap, requireWritable, resolveStory } from '../../commands/storymap/refs.js';
 import { loadMap } from '../../commands/storymap/run.js';
-import { RUN_NUMBER_TAKEN, runDecider, type RunCommand } from '../../commands/storymap/run-founder.js';
+import {
+  RUN_NUMBER_TAKEN,
+  runDecider,
+  type RunCommand,
+} from '../../commands/storymap/run-founder.js';
 import { handOut } from '../../commands/storymap/run-handout.js';
 import type { StoryFact } from '../../commands/storymap/run-next.js';
 import { runStream, type RunState } from '../../commands/storymap/run-state.js';
 import type { RunOnFailure } from '../../events/storymap/index.js';
 import type { OrderRow } from '../../projections/storymap/order.js';
-import { RunKeys, STORYMAP_RUNS, type RunView } from '../../projections/storymap/runs.js';
+import { STORYMAP_RUNS, type RunView, runsModel } from '../../projections/storymap/runs.js';
 import type { App } from '../app.js';
 import { perApp } from '../per-app.js';
 import { storymap } from './index.js';
@@ -37,10 +41,9 @@ export const runService = (app: App) => {
 
   const runsOf = async (projectId: string): Promise<RunView[]> => {
     await fresh();
-    const prefix = `${STORYMAP_RUNS}/${RunKeys.runPrefix(projectId)}`;
-    return (await app.log.models.range<RunView>({ prefix }))
-      .map(([, r]) => r)
-      .sort((a, b) => a.number - b.number);
+    return (await runsModel.runs.values(app.log.models, projectId)).sort(
+      (a, b) => a.number - b.number,
+    );
   };
 
   /** `R-7`, `7`, or the run's id; refused plainly when nothing matches. */

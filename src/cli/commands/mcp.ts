@@ -1,4 +1,6 @@
 import { Option, type Command } from 'commander';
+import { corruptApp, isCorruptStore } from '../../app/corrupt-app.js';
+import { defaultDataDir } from '../../app/data-dir.js';
 import { allowProjectRoots } from '../../app/project/roots.js';
 import { SYSTEM, type Principal } from '../../commands/principal.js';
 import { stderrLogger } from '../../mcp/logger.js';
@@ -34,15 +36,29 @@ export const mcpCommand = (): Command =>
       action(async (flags: McpFlags) => {
         const selection = resolveSurfaces(registry().surfaces, flags.surface || undefined);
         const principal = principalOf(flags.actor);
+        // a HAI-MCP client's configuration: its home is the data directory of the missions it
+        // serves, unless --data-dir or INTENTLOG_HOME says otherwise
+        const haiHome = process.env.HAI_HOME;
+        if (!flags.dataDir && haiHome && selection.some((s) => s.surface.name === 'missions'))
+          flags.dataDir = haiHome;
         const log = stderrLogger('intentlog-mcp');
         guardProcess(log);
         // The store opens and the read models catch up while the client initializes and lists
-        // tools; a call waits for it (server.ts). A store that cannot open ends the process.
+        // tools; a call waits for it (server.ts). A store that cannot open ends the process,
+        // except a corrupt one: the connection stays, every call answers CORRUPT_LEDGER and
+        // intent_status reports it (corrupt-app.ts), so the client learns why.
         const opening = openFor(flags);
-        const app = opening.then(async ({ app: opened }) => {
-          await allowProjectRoots(opened, flags.projectRoot ?? []);
-          return opened;
-        });
+        const app = opening.then(
+          async ({ app: opened }) => {
+            await allowProjectRoots(opened, flags.projectRoot ?? []);
+            return opened;
+          },
+          (error: unknown) => {
+            if (!isCorruptStore(error)) throw error;
+            log.error({ problems: error.problems }, error.message);
+            return corruptApp(flags.dataDir ?? defaultDataDir(), error);
+          },
+        );
         const failed = app.then(() => new Promise<never>(() => undefined));
         const connection = serveOverStdio({ app, selection, principal, log });
         void app.then(

@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,6 +55,12 @@ const thisCli = (): string[] => {
   return script.endsWith('.js')
     ? ['node', script]
     : [process.execPath, ...process.execArgv, script];
+};
+
+/** The checkout this runs from, when it is one: its root is the intent plugin's marketplace. */
+const checkoutInfo = (): { checkout?: string } => {
+  const root = fileURLToPath(new URL('../../..', import.meta.url)).replace(/\/$/, '');
+  return existsSync(join(root, '.claude-plugin/marketplace.json')) ? { checkout: root } : {};
 };
 
 const dataArgs = (app: App): string[] =>
@@ -137,8 +143,9 @@ export const serveCommand = (): Command =>
               cli: thisCli(),
               dataArgs: dataArgs(app),
               stateful: flags.stateful ?? false,
+              requireAuth: flags.requireAuth ?? false,
               mounted: registry().surfaces.map((s) => s.name),
-              intentPlugin: fileURLToPath(new URL('../../../plugin', import.meta.url)),
+              ...checkoutInfo(),
             }),
           );
           await out(

@@ -10,6 +10,9 @@ const lines = (h: Health): string[] => [
   `role\t${h.role}`,
   `store\t${h.store}`,
   `head\t${h.head}`,
+  ...(h.write_fault
+    ? [`writes\trefused since ${h.write_fault.since}: ${h.write_fault.message}`]
+    : []),
   ...h.read_models.map(
     (m) =>
       `read model\t${m.name}\tv${m.version}\tposition ${m.position}\tlag ${m.lag}` +

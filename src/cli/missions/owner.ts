@@ -1,5 +1,10 @@
 import { Command, Option } from 'commander';
-import { defaultOwnerDir, pendingCodes } from '../../app/missions/owner-channel.js';
+import {
+  defaultOwnerDir,
+  pendingCodes,
+  shownText,
+  type PendingCode,
+} from '../../app/missions/owner-channel.js';
 import { SYSTEM } from '../../commands/principal.js';
 import { action, appCommand, cliId, out, withApp, type AppFlags } from '../options.js';
 
@@ -8,6 +13,15 @@ import { action, appCommand, cliId, out, withApp, type AppFlags } from '../optio
  * missions owner gate, with what each approves. It reads only the owner directory, never the
  * log, and an agent confined away from that directory cannot run it usefully.
  */
+/** One pending code: which project (and where), and what exactly it approves. */
+const shown = (c: PendingCode): string => {
+  const where = c.project_root ? ` at ${c.project_root}` : '';
+  const head = `${c.code}  ${c.operation} in project ${c.project_id}${where} (challenge ${c.challenge_id}, expires ${c.expires_at})\n`;
+  if (!c.approves) return `${head}  approves: ${JSON.stringify(c.change)}\n`;
+  const text = shownText(c.approves.text).replace(/\n/g, '\n    ');
+  return `${head}  approves (${c.approves.sha256}):\n    ${text}\n`;
+};
+
 export const ownerCommand = (): Command => {
   const owner = new Command('owner').description('the owner side of the missions owner gate');
   owner
@@ -30,11 +44,7 @@ export const ownerCommand = (): Command => {
           return;
         }
         if (codes.length === 0) return out('no pending owner code\n');
-        for (const c of codes)
-          await out(
-            `${c.code}  ${c.operation} in ${c.project_id} (challenge ${c.challenge_id}, expires ${c.expires_at})\n` +
-              `  approves: ${JSON.stringify(c.change)}\n`,
-          );
+        for (const c of codes) await out(shown(c));
       }),
     );
   owner.addCommand(

@@ -18,7 +18,7 @@ const describePrincipal = (p: Principal): string =>
   p.kind === 'system' ? 'system' : `actor ${p.actor_id}`;
 
 /**
- * Appends `token.issued` through the log alone (project-log.ts): scripts run `token create`
+ * Appends `token.issued` through the log alone (project/log.ts): scripts run `token create`
  * and wait for it. When a writer runs (`serve`, `mcp`), its tokens read model has the token
  * before the command answers; when none does, the next one folds it, and `serve`'s sign-in
  * waits for the log's head on a token it does not know yet (mcp/http/auth.ts).

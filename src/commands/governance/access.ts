@@ -4,6 +4,7 @@ import type { Principal } from '../principal.js';
 import type { Project } from '../project/index.js';
 import { loadProject } from '../project/commands.js';
 import type { Caller } from './roles.js';
+import { own } from '../../events/own.js';
 
 export type Access = { caller: Caller; project: Project };
 
@@ -21,7 +22,7 @@ export const resolveCaller = async (
   if (!project.exists) throw notFound('project not found', { project_id: projectId });
   if (principal.kind === 'system')
     return { caller: { actor_id: 'system', role: 'SYSTEM' }, project };
-  const member = project.members[principal.actor_id];
+  const member = own(project.members, principal.actor_id);
   const role = member?.roles.governance;
   if (!member || !role)
     throw forbidden('the caller has no active membership in this project', {

@@ -3,6 +3,7 @@ import type { EventOf } from '../../events/index.js';
 import type { BaselineReleased, WorkPackageStatus } from '../../events/governance/index.js';
 import { invalidState, notFound } from '../errors.js';
 import { requireRole, Roles, type Caller } from './roles.js';
+import { own } from '../../events/own.js';
 
 /**
  * A baseline is released once. It may include only ACCEPTED work packages; ACCEPTED is final
@@ -31,13 +32,13 @@ const decide = ({ data }: BaselineCommand, state: Baseline): BaselineEvent[] => 
   if (state.released)
     throw invalidState('baseline already released', { baseline_id: baseline.baseline_id });
   const ids = baseline.work_package_ids;
-  const missing = ids.filter((id) => !statuses[id]);
+  const missing = ids.filter((id) => !own(statuses, id));
   if (missing.length > 0) throw notFound('work package not found', { work_package_ids: missing });
-  const unaccepted = ids.filter((id) => statuses[id] !== 'ACCEPTED');
+  const unaccepted = ids.filter((id) => own(statuses, id) !== 'ACCEPTED');
   if (unaccepted.length > 0)
     throw invalidState('a baseline includes only ACCEPTED work packages', {
       work_package_ids: unaccepted,
-      statuses: Object.fromEntries(unaccepted.map((id) => [id, statuses[id]])),
+      statuses: Object.fromEntries(unaccepted.map((id) => [id, own(statuses, id)])),
     });
   return [{ type: 'baseline.released', data: { ...baseline, released_by: by.actor_id } }];
 };

@@ -14,6 +14,7 @@ import {
   type WorkPackageCommand,
   type WorkPackageEvent,
 } from './work-package-state.js';
+import { own } from '../../events/own.js';
 
 type Args = Record<string, unknown> & { project_id: string };
 type OnPackage = Args & { work_package_id: string };
@@ -122,7 +123,7 @@ export const workPackageCommands = (log: EventLog, lookups: GovernanceLookups) =
             by,
             review_id,
             reviewer_id: args.reviewer_id,
-            reviewer_role: project.members[args.reviewer_id]?.roles.governance ?? null,
+            reviewer_role: own(project.members, args.reviewer_id)?.roles.governance ?? null,
           },
         }),
         respond: (state) => ({ review_id, review: reviewResult(state, review_id)! }),

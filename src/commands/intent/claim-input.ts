@@ -5,6 +5,7 @@ import type {
   EpistemicStatus,
   ExplicitBasis,
   Facet,
+  FeedbackClass,
   SourceRef,
 } from '../../events/intent/index.js';
 import { EXCERPT_MAX, STATEMENT_MAX, redactAndCap } from './redact.js';
@@ -27,6 +28,8 @@ export type ClaimInput = {
   affects_decision?: string | undefined;
   disputes?: string[] | undefined;
   supersedes?: string[] | undefined;
+  signal_key?: string | undefined;
+  feedback_class?: FeedbackClass | undefined;
 };
 
 /** What redaction and the caps did to a claim's text: the caller is told, never surprised. */
@@ -82,6 +85,8 @@ export const toClaimBody = (
     candidate: isCandidate(input),
     import_id: facts.import_id ?? null,
     valid_from: facts.now,
+    ...(input.signal_key === undefined ? {} : { signal_key: input.signal_key }),
+    ...(input.feedback_class === undefined ? {} : { feedback_class: input.feedback_class }),
   };
   const parts = [statement, excerpt, decision].filter((p) => p !== undefined);
   return {

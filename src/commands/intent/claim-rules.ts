@@ -5,8 +5,9 @@ import { isUserExplicit, type ClaimState, type TaskState } from './task-state.js
 /**
  * The legal shapes of a claim, by epistemic status (contracts/intent.md, "Mutating-tool
  * invariants"): only an inference carries model confidence; a user-explicit claim comes from
- * a user event; tool and external results stay evidence; an unknown names the decision it
- * affects; a dispute references two or more claims or none (free-standing).
+ * a user event; tool and external results stay evidence; an unknown may name the decision it
+ * affects (intent-loop's unknowns leave it out); only evidence carries a feedback class; a
+ * dispute references two or more claims or none (free-standing).
  */
 const EVIDENCE_SOURCES: readonly SourceKind[] = [
   'tool_result',
@@ -36,8 +37,8 @@ export const checkShape = (claim: ClaimBody): void => {
     );
   if (status === 'evidence' && !EVIDENCE_SOURCES.includes(source_ref.kind))
     fail('evidence comes from a tool result, external evidence or user result feedback');
-  if (status === 'unknown' && claim.affects_decision === null)
-    fail('an unknown names the decision it affects (affects_decision)');
+  if (status !== 'evidence' && claim.feedback_class !== undefined)
+    fail('only evidence carries a feedback_class (result feedback)');
   if (status === 'disputed' && claim.disputes.length === 1)
     fail('a dispute references two or more claims, or none for a free-standing disagreement');
   if (status !== 'disputed' && claim.disputes.length > 0)

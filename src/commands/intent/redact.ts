@@ -6,13 +6,16 @@
 export const STATEMENT_MAX = 500;
 export const EXCERPT_MAX = 160;
 
+const CREDENTIAL_KEY =
+  '(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|client[_-]?secret)';
+
 const PATTERNS: readonly (readonly [string, RegExp])[] = [
   [
     'private_key',
     /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g,
   ],
   ['aws_access_key', /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g],
-  ['github_token', /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})\b/g],
+  ['github_token', /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})\b/g],
   ['api_key', /\b(?:sk|pk|rk)-(?:[A-Za-z0-9_-]{2,}-)?[A-Za-z0-9_-]{20,}\b/g],
   ['slack_token', /\bxox[abprs]-[A-Za-z0-9-]{10,}\b/g],
   ['jwt', /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\b/g],
@@ -20,7 +23,14 @@ const PATTERNS: readonly (readonly [string, RegExp])[] = [
   ['url_credentials', /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]+@/gi],
   [
     'assignment',
-    /\b((?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|client[_-]?secret)\s*[:=]\s*)(["']?)[^\s"']{4,}\2/gi,
+    // a credential-named key, bare or quoted (JSON's `"api_key":`), then its value: a double-
+    // quoted string with escapes, a single-quoted one (either may hold spaces), or a bare run
+    // that does not end in the `,;})]` closing what holds it; a value already redacted is left
+    new RegExp(
+      `((["']?)\\b${CREDENTIAL_KEY}\\2\\s*[:=]\\s*)(?!\\[REDACTED:)` +
+        `(?:"(?:[^"\\\\]|\\\\.)*"|'(?:[^'\\\\]|\\\\.)*'|[^\\s"']{3,}[^\\s"',;})\\]])`,
+      'gi',
+    ),
   ],
 ];
 

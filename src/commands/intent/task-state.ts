@@ -1,18 +1,21 @@
 import type { EventOf } from '../../events/index.js';
-import type {
-  ClaimBody,
-  IntentCandidateRecorded,
-  IntentClaimAdded,
-  IntentClaimDeleted,
-  IntentClaimInvalidated,
-  IntentClaimPromoted,
-  IntentImportRecorded,
-  IntentMode,
-  IntentModeSet,
-  IntentRecoveryFlagged,
-  IntentRecoveryServed,
-  IntentTaskDeleted,
-  IntentTaskStarted,
+import {
+  claimSubject,
+  intentRef,
+  type ClaimBody,
+  type IntentCandidateRecorded,
+  type IntentClaimAdded,
+  type IntentClaimDeleted,
+  type IntentClaimInvalidated,
+  type IntentClaimPromoted,
+  type IntentImportRecorded,
+  type IntentMode,
+  type IntentModeSet,
+  type IntentRecoveryFlagged,
+  type IntentRecoveryServed,
+  type IntentSessionAssociated,
+  type IntentTaskDeleted,
+  type IntentTaskStarted,
 } from '../../events/intent/index.js';
 import { LayeredMap } from './layered-map.js';
 
@@ -24,6 +27,7 @@ type Stored = { metadata?: { seal?: string; actorId?: string } };
 
 export type IntentEvent = (
   | EventOf<typeof IntentTaskStarted>
+  | EventOf<typeof IntentSessionAssociated>
   | EventOf<typeof IntentClaimAdded>
   | EventOf<typeof IntentClaimInvalidated>
   | EventOf<typeof IntentClaimPromoted>
@@ -45,6 +49,13 @@ export type ClaimLife = 'active' | 'superseded' | 'invalidated';
 
 export type ClaimState = {
   body: ClaimBody;
+  /** the claim's ref (intentRef): how a tombstone names it */
+  ref: string;
+  /**
+   * The subject its content was sealed under: claimSubject, or for a claim written before refs
+   * its legacy subject. A delete shreds this one too.
+   */
+  subject: string;
   life: ClaimLife;
   superseded_by: string | null;
   promoted: boolean;
@@ -73,9 +84,11 @@ export type TaskState = {
   started_at: string;
   mode: IntentMode;
   marker_hash: string | null;
+  /** the host session that feeds the task now (its start's, or the last associated) */
+  host_session_hash: string | null;
   /** by claim id, in the order they were added; a deleted claim is gone from here */
   claims: LayeredMap<string, ClaimState>;
-  /** ids of claims that were deleted (their tombstones) */
+  /** refs of claims that were deleted (their tombstones name them so) */
   deleted_claims: Set<string>;
   candidates: LayeredMap<string, CandidateState>;
   imports: string[];
@@ -91,6 +104,7 @@ export const initialTask = (): TaskState => ({
   started_at: '',
   mode: 'on',
   marker_hash: null,
+  host_session_hash: null,
   claims: LayeredMap.empty(),
   deleted_claims: new Set(),
   candidates: LayeredMap.empty(),
@@ -98,9 +112,11 @@ export const initialTask = (): TaskState => ({
   recovery: null,
 });
 
-const addClaim = (state: TaskState, body: ClaimBody): TaskState => {
+const addClaim = (state: TaskState, body: ClaimBody, seal: string | undefined): TaskState => {
   let claims = state.claims.with(body.claim_id, {
     body,
+    ref: intentRef(body.claim_id),
+    subject: seal ?? claimSubject(body.claim_id),
     life: 'active',
     superseded_by: null,
     promoted: false,
@@ -119,11 +135,15 @@ const changeClaim = (state: TaskState, claimId: string, change: Partial<ClaimSta
   return { ...state, claims: state.claims.with(claimId, { ...claim, ...change }) };
 };
 
-const withoutClaim = (state: TaskState, claimId: string): TaskState => ({
-  ...state,
-  claims: state.claims.without(claimId),
-  deleted_claims: new Set(state.deleted_claims).add(claimId),
-});
+/** A tombstone names its claim by ref: the claim it buries, if this state still holds it. */
+const withoutClaim = (state: TaskState, ref: string): TaskState => {
+  const claim = [...state.claims.values()].find((c) => c.ref === ref);
+  return {
+    ...state,
+    claims: claim ? state.claims.without(claim.body.claim_id) : state.claims,
+    deleted_claims: new Set(state.deleted_claims).add(ref),
+  };
+};
 
 /**
  * Folds one event into a new state; the state it is given is never changed (the log may keep a
@@ -141,22 +161,29 @@ export const evolveTask = (state: TaskState, event: IntentEvent): TaskState => {
         task_id: event.data.task_id,
         owner: event.metadata?.actorId ?? '',
         started_at: event.data.started_at,
+        host_session_hash: event.data.host_session_hash,
       };
+    case 'intent.session_associated':
+      return { ...state, host_session_hash: event.data.host_session_hash };
     case 'intent.claim_added':
-      return addClaim(state, event.data.claim);
+      return addClaim(state, event.data.claim, event.metadata?.seal);
     case 'intent.claim_invalidated':
       return changeClaim(state, event.data.claim_id, { life: 'invalidated' });
     case 'intent.claim_promoted':
       return changeClaim(state, event.data.claim_id, { promoted: true });
     case 'intent.claim_deleted':
-      return withoutClaim(state, event.data.claim_id);
+      return withoutClaim(state, event.data.claim_ref);
     case 'intent.task_deleted':
+      // its other events are shredded with it (sealed under the task): the tombstone alone
+      // says the task existed
       return {
         ...state,
+        exists: true,
+        project_id: event.data.project_id,
         deleted: true,
         claims: LayeredMap.empty(),
         candidates: LayeredMap.empty(),
-        deleted_claims: new Set([...state.deleted_claims, ...event.data.claim_ids]),
+        deleted_claims: new Set([...state.deleted_claims, ...event.data.claim_refs]),
       };
     case 'intent.mode_set':
       return { ...state, mode: event.data.mode, marker_hash: event.data.marker_hash };

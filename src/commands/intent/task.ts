@@ -1,6 +1,8 @@
 import type { Decider } from '@event-driven-io/emmett';
 import {
   claimSubject,
+  intentRef,
+  taskSubject,
   type ClaimBody,
   type IntentMode,
   type SourceRef,
@@ -12,6 +14,7 @@ import {
   checkReplacementAuthority,
   checkShape,
 } from './claim-rules.js';
+import { decideImport, type ImportData } from './import-decision.js';
 import { intentError, taskNotFound } from './errors.js';
 import { decideRecovery, type RecoveryCommand } from './recovery.js';
 import { evolveTask, initialTask, type IntentEvent, type TaskState } from './task-state.js';
@@ -70,9 +73,22 @@ export type TaskCommand =
     }
   | {
       type: 'PromoteClaim';
-      data: On & { claim_id: string; recurrence_tasks: string[]; confirmation_event_id: string };
+      /**
+       * `claim`: the user's own confirmation, a new user-explicit long-term claim (basis
+       * confirmed_candidate) that supersedes the candidate
+       */
+      data: On & {
+        claim_id: string;
+        recurrence_tasks: string[];
+        confirmation_event_id: string;
+        claim: ClaimBody;
+      };
     }
-  | { type: 'SetMode'; data: On & { mode: IntentMode; marker_hash: string | null } }
+  | {
+      type: 'SetMode';
+      /** `marker_hash`: the hash of the host session the caller named, if it named one */
+      data: On & { mode: IntentMode; marker_hash: string | null };
+    }
   | {
       type: 'RecordCandidate';
       data: On & {
@@ -87,7 +103,7 @@ export type TaskCommand =
   | { type: 'DeleteTask'; data: On }
   | {
       type: 'ImportClaims';
-      data: On & { import_id: string; format_version: number; claims: ClaimBody[] };
+      data: On & Omit<ImportData, 'now'>;
     }
   | RecoveryCommand;
 
@@ -98,6 +114,11 @@ const requireTask = (state: TaskState): void => {
 };
 
 const onTask = (state: TaskState) => ({ project_id: state.project_id, task_id: state.task_id });
+/** A tombstone's task: by ref, since a tombstone is in clear and outlives the task's key. */
+const byRef = (state: TaskState) => ({
+  project_id: state.project_id,
+  task_ref: intentRef(state.task_id),
+});
 
 export { claimSubject };
 
@@ -117,16 +138,37 @@ const addAll = (state: TaskState, claims: readonly ClaimBody[]): IntentEvent[] =
   return claims.map((claim) => {
     checkShape(claim);
     checkReferences(known, claim);
-    if (known(claim.claim_id) || state.deleted_claims.has(claim.claim_id))
+    if (known(claim.claim_id) || state.deleted_claims.has(intentRef(claim.claim_id)))
       throw intentError('INVALID_ARGUMENT', 'claim id already used', { claim_id: claim.claim_id });
     added.add(claim.claim_id);
     return claimAdded(state, claim);
   });
 };
 
+/**
+ * A start naming an existing task: a host session other than the task's current one takes it
+ * over (the last association wins; the earlier session's Hooks no longer land here). A private
+ * task stays with the session its marker names.
+ */
+const associate = (
+  state: TaskState,
+  data: Extract<TaskCommand, { type: 'StartTask' }>['data'],
+): IntentEvent[] => {
+  const { host_session_hash: hash, now } = data;
+  if (hash === null || hash === state.host_session_hash) return [];
+  if (state.mode === 'private' && hash !== state.marker_hash)
+    throw intentError('PRIVATE_TASK_OWNED', 'the private task belongs to another host session');
+  return [
+    {
+      type: 'intent.session_associated',
+      data: { ...onTask(state), host_session_hash: hash, associated_at: now },
+    },
+  ];
+};
+
 const start = (state: TaskState, data: Extract<TaskCommand, { type: 'StartTask' }>['data']) => {
   if (state.deleted) throw intentError('TASK_DELETED', 'the task was deleted');
-  if (state.exists) return [];
+  if (state.exists) return associate(state, data);
   if (data.associate_only) throw taskNotFound();
   if (data.claims.length > INITIAL_CLAIMS_MAX)
     throw intentError(
@@ -166,31 +208,72 @@ const invalidate = (
   ];
 };
 
+/**
+ * The user confirms a long-term candidate that recurred in three distinct tasks: the candidate
+ * is marked promoted and the user's own wording becomes a user-explicit long-term claim that
+ * supersedes it, in one decision.
+ */
 const promote = (
   state: TaskState,
   data: Extract<TaskCommand, { type: 'PromoteClaim' }>['data'],
 ): IntentEvent[] => {
-  const claim = activeClaim(state, data.claim_id);
-  if (!claim.body.candidate || claim.promoted)
+  const candidate = activeClaim(state, data.claim_id);
+  if (!candidate.body.candidate || candidate.promoted)
     throw intentError('INVALID_ARGUMENT', 'only an unpromoted long-term candidate is promoted');
   const tasks = [...new Set(data.recurrence_tasks)].sort();
   if (tasks.length < PROMOTION_TASKS)
-    throw intentError('INVALID_ARGUMENT', 'a long-term claim needs three distinct tasks first', {
-      recurrence_tasks: tasks.length,
-      needed: PROMOTION_TASKS,
-    });
-  const { claim_id, confirmation_event_id, now } = data;
-  return [
-    {
-      type: 'intent.claim_promoted',
-      data: {
-        ...onTask(state),
-        claim_id,
-        recurrence_tasks: tasks,
-        confirmation_event_id,
-        promoted_at: now,
-      },
+    throw intentError(
+      'LONG_TERM_CONFIRMATION_REQUIRED',
+      'a long-term claim needs three distinct tasks first',
+      { recurrence_tasks: tasks.length, needed: PROMOTION_TASKS },
+    );
+  const { claim, claim_id, confirmation_event_id, now } = data;
+  const confirmed =
+    claim.epistemic_status === 'explicit' &&
+    claim.basis === 'confirmed_candidate' &&
+    claim.scope === 'long_term' &&
+    !claim.candidate &&
+    claim.supersedes.length === 1 &&
+    claim.supersedes[0] === claim_id;
+  if (!confirmed)
+    throw intentError(
+      'INVALID_ARGUMENT',
+      'a confirmation is a user-explicit long-term claim that supersedes the candidate',
+    );
+  const promoted: IntentEvent = {
+    type: 'intent.claim_promoted',
+    data: {
+      ...onTask(state),
+      claim_id,
+      recurrence_tasks: tasks,
+      confirmation_event_id,
+      promoted_at: now,
     },
+    // the candidate's id and the tasks it recurred in go with the candidate when it is deleted
+    metadata: { seal: claimSubject(claim_id) },
+  };
+  // the confirmation is the user's word on the candidate itself: no other authority applies
+  return [promoted, ...addAll(evolveTask(state, promoted), [claim])];
+};
+
+/**
+ * A mode change. Private mode is bound to a host session: the one named, else the session the
+ * task is associated with. A private task stays its session's: another session named here can
+ * neither take it nor switch it back (PRIVATE_TASK_OWNED).
+ */
+const setMode = (
+  state: TaskState,
+  data: Extract<TaskCommand, { type: 'SetMode' }>['data'],
+): IntentEvent[] => {
+  const { mode, marker_hash: session } = data;
+  if (state.mode === 'private' && session !== null && session !== state.marker_hash)
+    throw intentError('PRIVATE_TASK_OWNED', 'the private task belongs to another host session');
+  const marker_hash = mode === 'private' ? (session ?? state.host_session_hash) : null;
+  if (mode === 'private' && marker_hash === null)
+    throw intentError('PRIVATE_TOKEN_REQUIRED', 'private mode needs the host session token');
+  if (state.mode === mode && state.marker_hash === marker_hash) return [];
+  return [
+    { type: 'intent.mode_set', data: { ...onTask(state), mode, marker_hash, set_at: data.now } },
   ];
 };
 
@@ -198,15 +281,30 @@ const deleteTask = (state: TaskState, now: string): IntentEvent[] => [
   {
     type: 'intent.task_deleted',
     data: {
-      ...onTask(state),
-      claim_ids: [...state.claims.keys()],
+      ...byRef(state),
+      claim_refs: [...state.claims.values()].map((c) => c.ref),
       candidate_ids: [...state.candidates.keys()],
       deleted_at: now,
     },
   },
 ];
 
-export const decideTask = (command: TaskCommand, state: TaskState): IntentEvent[] => {
+/**
+ * Every event but a claim's (sealed under the claim) and a tombstone (naming the task by ref)
+ * is sealed under the task's subject: a task delete shreds it, and no event of the task holds
+ * its id in clear (issue 33).
+ */
+const sealed = (events: IntentEvent[]): IntentEvent[] =>
+  events.map((e) =>
+    e.metadata?.seal !== undefined || !('task_id' in e.data)
+      ? e
+      : { ...e, metadata: { seal: taskSubject(e.data.task_id) } },
+  );
+
+export const decideTask = (command: TaskCommand, state: TaskState): IntentEvent[] =>
+  sealed(decideUnsealed(command, state));
+
+const decideUnsealed = (command: TaskCommand, state: TaskState): IntentEvent[] => {
   if (command.type === 'StartTask') return start(state, command.data);
   requireTask(state);
   checkRoute(state, command);
@@ -222,18 +320,8 @@ export const decideTask = (command: TaskCommand, state: TaskState): IntentEvent[
       return invalidate(state, command.data);
     case 'PromoteClaim':
       return promote(state, command.data);
-    case 'SetMode': {
-      const { mode, marker_hash } = command.data;
-      if (mode === 'private' && marker_hash === null)
-        throw intentError('PRIVATE_TOKEN_REQUIRED', 'private mode needs the host session token');
-      if (state.mode === mode && state.marker_hash === marker_hash) return [];
-      return [
-        {
-          type: 'intent.mode_set',
-          data: { ...onTask(state), mode, marker_hash, set_at: data.now },
-        },
-      ];
-    }
+    case 'SetMode':
+      return setMode(state, command.data);
     case 'RecordCandidate': {
       const { candidate_id, origin, hook_event, event_id, sha256, now } = command.data;
       if (state.candidates.has(candidate_id)) return [];
@@ -243,37 +331,20 @@ export const decideTask = (command: TaskCommand, state: TaskState): IntentEvent[
     case 'DeleteClaim': {
       const { claim_id } = command.data;
       // a retried delete finds its tombstone: nothing more to write, the shred is re-run
-      if (state.deleted_claims.has(claim_id)) return [];
+      if (state.deleted_claims.has(intentRef(claim_id))) return [];
       if (!state.claims.has(claim_id))
         throw intentError('CLAIM_NOT_FOUND', 'no such claim in this task', { claim_id });
       return [
         {
           type: 'intent.claim_deleted',
-          data: { ...onTask(state), claim_id, deleted_at: data.now },
+          data: { ...byRef(state), claim_ref: intentRef(claim_id), deleted_at: data.now },
         },
       ];
     }
     case 'DeleteTask':
       return deleteTask(state, data.now);
-    case 'ImportClaims': {
-      const { import_id, format_version, claims, now } = command.data;
-      // an import never displaces what the task holds: its supersessions stay inside it
-      const own = new Set(claims.map((c) => c.claim_id));
-      if (claims.some((c) => c.supersedes.some((id) => !own.has(id))))
-        throw intentError('IMPORT_INVALID', 'an imported claim supersedes only imported claims');
-      const recorded: IntentEvent = {
-        type: 'intent.import_recorded',
-        data: {
-          ...onTask(state),
-          import_id,
-          format_version,
-          claim_count: claims.length,
-          incomplete_history: true,
-          imported_at: now,
-        },
-      };
-      return [recorded, ...addAll(state, claims)];
-    }
+    case 'ImportClaims':
+      return decideImport(state, command.data, (claims) => addAll(state, claims));
     case 'FlagRecovery':
     case 'ServeRecovery':
       return decideRecovery(command, state);

@@ -23,17 +23,35 @@ export const REQUIRED_ACTION: Record<DriftClass, RequiredAction> = {
   unclear: 'pause',
 };
 
-/** Actions a contract never implies: they need the capability granted to the lease. */
-export const SENSITIVE_KINDS = ['commit', 'push', 'merge', 'delete', 'deploy', 'release'];
+/**
+ * Actions a contract never implies: they need the capability granted to the lease. HAI-MCP's
+ * list (commit, push, deploy, delete, secrets, force_push, rm_rf) and ours (merge, release).
+ */
+export const SENSITIVE_KINDS = [
+  'commit',
+  'push',
+  'merge',
+  'delete',
+  'deploy',
+  'release',
+  'secrets',
+  'force_push',
+  'rm_rf',
+];
 
-/** An affected path, resolved by the service against the project root. */
-export type AffectedPath = { path: string; inside_root: boolean };
+/**
+ * An affected path, resolved by the service against the project root; `invalid` when it cannot
+ * name a file at all (a NUL byte: its `path` shows the byte as `\0`).
+ */
+export type AffectedPath = { path: string; inside_root: boolean; invalid?: 'nul' };
 
 export type Activity = {
   activity_step: string;
   criterion_id: string | null;
   affected_paths: AffectedPath[];
   activity_kind: string | null;
+  /** the actions of HAI-MCP's trace_events, each checked as a kind (not recorded) */
+  trace_actions?: string[];
   declares_blocker: boolean;
 };
 
@@ -46,15 +64,20 @@ const allowed = (path: string, prefixes: readonly string[]): boolean =>
 
 const driftReasons = (contract: ContractBody, lease: Lease, a: Activity): string[] => {
   const reasons = a.affected_paths.flatMap((p) =>
-    !p.inside_root
-      ? [`path_outside_root: ${p.path}`]
-      : !allowed(p.path, contract.constraints.allowed_paths)
-        ? [`path_not_allowed: ${p.path}`]
-        : [],
+    p.invalid
+      ? [`path_invalid: NUL byte in ${p.path}`]
+      : !p.inside_root
+        ? [`path_outside_root: ${p.path}`]
+        : !allowed(p.path, contract.constraints.allowed_paths)
+          ? [`path_not_allowed: ${p.path}`]
+          : [],
   );
-  const kind = a.activity_kind?.toLowerCase();
-  if (kind && SENSITIVE_KINDS.includes(kind) && !lease.capabilities.includes(kind))
-    reasons.push(`sensitive_action_not_granted: ${kind}`);
+  const kinds = [a.activity_kind, ...(a.trace_actions ?? [])].flatMap((k) =>
+    k ? [k.toLowerCase()] : [],
+  );
+  for (const kind of new Set(kinds))
+    if (SENSITIVE_KINDS.includes(kind) && !lease.capabilities.includes(kind))
+      reasons.push(`sensitive_action_not_granted: ${kind}`);
   return reasons;
 };
 

@@ -15,24 +15,27 @@ export type ContractChanges = Partial<Omit<ContractBody, 'constraints'>> & {
 
 const MAX_CRITERIA = 12;
 // words that make an objective a wish instead of a finite target
-const VAGUE = /\b(tbd|todo|etc|stuff|things|various|everything|somehow|improve things)\b/i;
+const VAGUE = /\b(tbd|todo|etc|stuff|things|various|somehow|improve things)\b/i;
+// HAI-MCP's placeholders: the whole objective is one of these
+const PLACEHOLDER = [
+  /^\s*an?\s+hai\s+arbeiten\s*$/i,
+  /^\s*everything\s*$/i,
+  /^\s*misc(ellaneous)?\s*$/i,
+];
 
+/**
+ * Vague means no target at all: empty, a placeholder word, or only a placeholder. A short
+ * objective is fine ("Prove completion"): the done criteria make a mission finite, not length.
+ */
 const objectiveIssues = (objective: string): ContractIssue[] => {
-  const words = objective.trim().split(/\s+/).filter(Boolean);
-  if (words.length < 3 || objective.trim().length < 15)
+  if (objective.trim() === '')
+    return [{ field: 'objective', code: 'objective_missing', message: 'objective is required' }];
+  if (VAGUE.test(objective) || PLACEHOLDER.some((p) => p.test(objective)))
     return [
       {
         field: 'objective',
         code: 'objective_vague',
-        message: 'say what will be true when done, in at least three words',
-      },
-    ];
-  if (VAGUE.test(objective))
-    return [
-      {
-        field: 'objective',
-        code: 'objective_vague',
-        message: 'the objective uses a placeholder word; name the concrete outcome',
+        message: 'objective is too broad to be verifiable',
       },
     ];
   return [];
@@ -44,7 +47,7 @@ const criteriaIssues = (body: ContractBody): ContractIssue[] => {
     issues.push({
       field: 'done_criteria',
       code: 'no_done_criteria',
-      message: 'a finite mission needs at least one done criterion',
+      message: 'done_criteria must be a non-empty finite list',
     });
   if (body.done_criteria.length > MAX_CRITERIA)
     issues.push({
@@ -58,14 +61,14 @@ const criteriaIssues = (body: ContractBody): ContractIssue[] => {
       issues.push({
         field: `done_criteria.${c.id}`,
         code: 'duplicate_criterion_id',
-        message: `criterion id ${c.id} appears twice`,
+        message: `duplicate done_criteria id: ${c.id}`,
       });
     seen.add(c.id);
-    if (c.description.trim().split(/\s+/).length < 2)
+    if (c.description.trim() === '')
       issues.push({
         field: `done_criteria.${c.id}`,
         code: 'criterion_vague',
-        message: 'describe how the criterion is checked',
+        message: `done_criteria[${c.id}] missing description`,
       });
   }
   return issues;
@@ -75,19 +78,24 @@ const criteriaIssues = (body: ContractBody): ContractIssue[] => {
 export const contractIssues = (body: ContractBody): ContractIssue[] => [
   ...objectiveIssues(body.objective),
   ...(body.artifact.trim() === ''
-    ? [
-        {
-          field: 'artifact',
-          code: 'artifact_missing',
-          message: 'name the artifact the mission produces',
-        },
-      ]
+    ? [{ field: 'artifact', code: 'artifact_missing', message: 'artifact is required' }]
     : []),
   ...criteriaIssues(body),
   ...(body.owner.trim() === ''
-    ? [{ field: 'owner', code: 'owner_missing', message: 'name the owner who decides on changes' }]
+    ? [{ field: 'owner', code: 'owner_missing', message: 'owner is required' }]
     : []),
 ];
+
+/**
+ * The refusal of a contract that needs review: `issues` in HAI-MCP's words (strings its clients
+ * search), `issue_details` with each one's field and code.
+ */
+export const reviewDetails = (issues: readonly ContractIssue[]) => ({
+  status: 'review_required',
+  validation: 'review_required',
+  issues: issues.map((i) => i.message),
+  issue_details: issues,
+});
 
 /** `sha256:` of the canonical JSON of the body: equal bodies, equal hashes, on every machine. */
 export const contractHash = (body: ContractBody): string =>

@@ -4,6 +4,7 @@ import type { DeskEvent } from './desk-events.js';
 import { activeLanes, type Desk } from './desk-state.js';
 import { missionsError } from './errors.js';
 import { changeFingerprint, decideGate } from './owner-gate.js';
+import { own } from '../../events/own.js';
 
 /** The day around missions: lanes, inbox and parking, intake and distill, next steps, checkpoints. */
 
@@ -11,7 +12,7 @@ export const MAX_ACTIVE_LANES = 2;
 
 export const setFocus = (desk: Desk, cmd: DeskCommandOf<'SetFocus'>): DeskEvent[] => {
   const active = activeLanes(desk);
-  const lane = desk.lanes[cmd.focus_id];
+  const lane = own(desk.lanes, cmd.focus_id);
   if (cmd.status === 'ACTIVE' && lane?.status !== 'ACTIVE' && active.length >= MAX_ACTIVE_LANES)
     throw missionsError(
       'max_active_lanes',
@@ -43,9 +44,14 @@ export const park = (desk: Desk, cmd: DeskCommandOf<'Park'>): DeskEvent[] => {
 };
 
 export const parkItem = (desk: Desk, cmd: DeskCommandOf<'ParkItem'>): DeskEvent[] => {
-  if (!desk.missions[cmd.mission_id])
+  if (!own(desk.missions, cmd.mission_id))
     throw missionsError('invalid_args', 'no such mission', { mission_id: cmd.mission_id });
   if (!cmd.rationale.trim()) throw missionsError('invalid_args', 'parking needs a rationale');
+  if (desk.leases[cmd.origin_session_id]?.mission_id !== cmd.mission_id)
+    throw missionsError('invalid_args', 'origin_session_id must belong to the stated mission', {
+      origin_session_id: cmd.origin_session_id,
+      mission_id: cmd.mission_id,
+    });
   const { now, ...item } = cmd;
   return [
     { type: 'mission_item.parked', data: { ...item, project_id: desk.project_id, parked_at: now } },
@@ -65,7 +71,15 @@ export const intake = (desk: Desk, cmd: DeskCommandOf<'Intake'>): DeskEvent[] =>
 ];
 
 export const distill = (desk: Desk, cmd: DeskCommandOf<'Distill'>): DeskEvent[] => {
-  const found = desk.intakes[cmd.intake_id];
+  // exactly one decision and one next step: a line each, not a bundled multi-line plan
+  for (const field of ['decision', 'next_step'] as const)
+    if (/[\r\n]/.test(cmd[field]))
+      throw missionsError(
+        'invalid_args',
+        `${field} must be a single item (no bundled multi-line plan); park the rest`,
+        { field },
+      );
+  const found = own(desk.intakes, cmd.intake_id);
   if (!found) throw missionsError('invalid_args', 'no such intake', { intake_id: cmd.intake_id });
   if (found.distilled)
     throw missionsError('invalid_args', 'this intake was distilled already', {
@@ -131,7 +145,7 @@ export const acceptNextStep = (desk: Desk, cmd: DeskCommandOf<'AcceptNextStep'>)
 };
 
 export const checkpoint = (desk: Desk, cmd: DeskCommandOf<'Checkpoint'>): DeskEvent[] => {
-  const mission = desk.active_mission_id ? desk.missions[desk.active_mission_id] : undefined;
+  const mission = desk.active_mission_id ? own(desk.missions, desk.active_mission_id) : undefined;
   const data = {
     project_id: desk.project_id,
     checkpoint_id: cmd.checkpoint_id,

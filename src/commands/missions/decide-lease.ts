@@ -3,6 +3,7 @@ import type { DeskEvent } from './desk-events.js';
 import { liveLeases, type Desk, type Lease } from './desk-state.js';
 import { missionsError } from './errors.js';
 import { activeMission } from './decide-mission.js';
+import { own } from '../../events/own.js';
 
 /**
  * Session leases: a time-bounded right to work on one contract version. Capacity is decided on
@@ -71,9 +72,13 @@ export const authorizeSession = (
  * to a contract version that is no longer current.
  */
 export const validLease = (desk: Desk, sessionId: string, now: string): Lease => {
-  const lease = desk.leases[sessionId];
+  const lease = own(desk.leases, sessionId);
   if (!lease)
-    throw missionsError('lease_revoked', 'no such session lease', { session_id: sessionId });
+    throw missionsError('invalid_args', `session not found: ${sessionId}`, {
+      session_id: sessionId,
+      classification: 'unclear',
+      required_action: 'pause',
+    });
   if (lease.revoked)
     throw missionsError('lease_revoked', `the lease was revoked (${lease.revoked})`, {
       session_id: sessionId,

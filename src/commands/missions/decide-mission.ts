@@ -1,24 +1,33 @@
 import { sha256Hex } from '../../events/codec.js';
 import type { ContractBody, EvidenceItem } from '../../events/missions/index.js';
-import { applyChanges, contractDiff, contractHash, contractIssues } from './contract.js';
+import {
+  applyChanges,
+  contractDiff,
+  contractHash,
+  contractIssues,
+  reviewDetails,
+} from './contract.js';
 import type { DeskCommandOf } from './desk-commands.js';
 import type { DeskEvent } from './desk-events.js';
 import { liveLeases, type Desk, type Mission } from './desk-state.js';
 import { missionsError } from './errors.js';
 import { changeFingerprint, decideGate } from './owner-gate.js';
+import { own } from '../../events/own.js';
 
 /** Missions: open one finite contract at a time, recontract behind the gate, close with evidence. */
 
 const reviewRequired = (body: ContractBody) => {
   const issues = contractIssues(body);
   if (issues.length > 0)
-    throw missionsError('review_required', 'the contract is not a valid finite contract yet', {
-      issues,
-    });
+    throw missionsError(
+      'review_required',
+      `the contract needs review: ${issues.map((i) => i.message).join('; ')}`,
+      reviewDetails(issues),
+    );
 };
 
 export const activeMission = (desk: Desk, missionId: string, version?: number): Mission => {
-  const mission = desk.missions[missionId];
+  const mission = own(desk.missions, missionId);
   if (!mission || mission.status !== 'active')
     throw missionsError('mission_not_active', 'the mission is not active', {
       mission_id: missionId,
@@ -66,12 +75,14 @@ export const recontract = (desk: Desk, cmd: DeskCommandOf<'Recontract'>): DeskEv
   const mission = activeMission(desk, cmd.mission_id, cmd.contract_version);
   if (!cmd.reason.trim()) throw missionsError('invalid_args', 'a recontract needs a reason');
   if (cmd.mode === 'break_glass' && !cmd.break_glass_marker)
-    throw missionsError('invalid_args', 'break_glass needs break_glass_marker=true', {
+    throw missionsError('owner_gate_required', 'break_glass needs break_glass_marker=true', {
       mode: cmd.mode,
+      detail: 'break_glass_marker_required',
     });
   const contract = applyChanges(mission.contract, cmd.changes);
   const diff = contractDiff(mission.contract, contract);
-  if (diff.length === 0) throw missionsError('invalid_args', 'the changes change nothing');
+  if (diff.length === 0)
+    throw missionsError('invalid_args', 'recontract changes produce an empty diff');
   reviewRequired(contract);
   const change = {
     mission_id: mission.mission_id,
@@ -107,7 +118,9 @@ export const missingCriteria = (
   contract: ContractBody,
   evidence: Record<string, EvidenceItem>,
 ): string[] =>
-  contract.done_criteria.filter((c) => (evidence[c.id]?.paths.length ?? 0) === 0).map((c) => c.id);
+  contract.done_criteria
+    .filter((c) => (own(evidence, c.id)?.paths.length ?? 0) === 0)
+    .map((c) => c.id);
 
 export const closeMission = (desk: Desk, cmd: DeskCommandOf<'CloseMission'>): DeskEvent[] => {
   const mission = activeMission(desk, cmd.mission_id, cmd.contract_version);

@@ -6,6 +6,7 @@ import type {
 } from '../../events/missions/index.js';
 import type { ContractChanges } from './contract.js';
 import type { GateInput } from './owner-gate.js';
+import type { LearningCommands } from './learning.js';
 
 /**
  * The commands of a project's missions desk. Facts a decider cannot know come in the command:
@@ -98,7 +99,10 @@ export type DeskCommand =
         agency_gained: string;
         manual_practice: string[];
       };
-    };
+    }
+  | { type: 'StartLearning'; data: LearningCommands['StartLearning'] }
+  | { type: 'CompleteLearning'; data: LearningCommands['CompleteLearning'] }
+  | { type: 'AbandonLearning'; data: LearningCommands['AbandonLearning'] };
 
 export type DeskCommandOf<T extends DeskCommand['type']> = Extract<
   DeskCommand,

@@ -1,5 +1,7 @@
 import type { ContractBody, EvidenceItem, LaneStatus } from '../../events/missions/index.js';
 import type { DeskEvent, DeskEventOf } from './desk-events.js';
+import { own, setOwn } from '../../events/own.js';
+import { evolveLearning, type Learning } from './learning.js';
 
 /**
  * The state of one project's missions desk, folded from its one stream. Every invariant two
@@ -65,6 +67,8 @@ export type Desk = {
   /** by fingerprint of the change they guard */
   challenges: Record<string, Challenge>;
   stops: { day: string; stopped_at: string }[];
+  /** learning blocks by id (learning.ts) */
+  learning: Learning;
 };
 
 export const initialDesk = (): Desk => ({
@@ -82,10 +86,11 @@ export const initialDesk = (): Desk => ({
   next_step: null,
   challenges: {},
   stops: [],
+  learning: {},
 });
 
 const withMission = (desk: Desk, id: string, change: Partial<Mission>): Desk => {
-  const mission = desk.missions[id];
+  const mission = own(desk.missions, id);
   return mission
     ? { ...desk, missions: { ...desk.missions, [id]: { ...mission, ...change } } }
     : desk;
@@ -102,7 +107,10 @@ const withChallenge = (desk: Desk, id: string, change: Partial<Challenge>): Desk
 
 const revoke = (desk: Desk, ids: readonly string[], reason: Lease['revoked']): Desk => {
   const leases = { ...desk.leases };
-  for (const id of ids) if (leases[id]) leases[id] = { ...leases[id], revoked: reason };
+  for (const id of ids) {
+    const lease = own(leases, id);
+    if (lease) setOwn(leases, id, { ...lease, revoked: reason });
+  }
   return { ...desk, leases };
 };
 
@@ -223,7 +231,7 @@ const evolveDay = (desk: Desk, event: DeskEvent): Desk => {
         },
       };
     case 'intake.distilled': {
-      const intake = desk.intakes[event.data.intake_id];
+      const intake = own(desk.intakes, event.data.intake_id);
       if (!intake) return desk;
       return {
         ...desk,
@@ -246,6 +254,8 @@ const evolveDay = (desk: Desk, event: DeskEvent): Desk => {
 
 export const evolveDesk = (state: Desk, event: DeskEvent): Desk => {
   const desk = state.project_id ? state : { ...state, project_id: event.data.project_id };
+  const learning = evolveLearning(desk.learning, event);
+  if (learning) return { ...desk, learning };
   return evolveMission(desk, event) ?? evolveGate(desk, event) ?? evolveDay(desk, event);
 };
 

@@ -12,6 +12,7 @@ import {
   setFocus,
 } from './decide-day.js';
 import { closeMission, openMission, recontract, stopDay } from './decide-mission.js';
+import { abandonLearning, completeLearning, startLearning } from './learning.js';
 import type { DeskCommand } from './desk-commands.js';
 import type { DeskEvent } from './desk-events.js';
 import { evolveDesk, initialDesk, type Desk } from './desk-state.js';
@@ -50,6 +51,12 @@ const decide = (command: DeskCommand, state: Desk): DeskEvent[] => {
       return checkpoint(desk, command.data);
     case 'Stop':
       return stopDay(desk, command.data);
+    case 'StartLearning':
+      return startLearning(desk.learning, command.data);
+    case 'CompleteLearning':
+      return completeLearning(desk.learning, command.data);
+    case 'AbandonLearning':
+      return abandonLearning(desk.learning, command.data);
   }
 };
 

@@ -20,6 +20,12 @@ export type MissionsErrorCode =
   | 'no_pending_challenge'
   | 'malformed_owner_code'
   | 'owner_channel_unavailable'
+  /** learning blocks (HAI-MCP's hai_learning_* tools) */
+  | 'learning_block_active'
+  | 'learning_time_required'
+  | 'learning_block_already_completed'
+  | 'learning_block_abandoned'
+  | 'learning_block_already_abandoned'
   /** an owner-gated change by a caller without the missions `owner` role (docs/decisions.md) */
   | 'owner_role_required';
 

@@ -13,6 +13,7 @@ import {
   type RootHolder,
 } from '../project/root.js';
 import { missionsError } from './errors.js';
+import { own, setOwn } from '../../events/own.js';
 
 /**
  * Mounts: which local directory is a project on which device. Which project a root belongs to
@@ -64,15 +65,18 @@ export const evolveLegacyTable = (table: LegacyTable, { data }: MountEvent): Leg
   const { reason: _r, ...mount } = data;
   const projects = { ...table.projects };
   const roots = { ...table.roots };
-  const previous = projects[mount.project_id]?.[mount.device_id];
+  const previous = own(own(projects, mount.project_id), mount.device_id);
   if (previous) delete roots[previous.root_hash];
-  const holder = roots[mount.root_hash];
+  const holder = own(roots, mount.root_hash);
   if (holder) {
-    const { [holder.device_id]: _gone, ...rest } = projects[holder.project_id] ?? {};
-    projects[holder.project_id] = rest;
+    const { [holder.device_id]: _gone, ...rest } = own(projects, holder.project_id) ?? {};
+    setOwn(projects, holder.project_id, rest);
   }
-  roots[mount.root_hash] = mount;
-  projects[mount.project_id] = { ...projects[mount.project_id], [mount.device_id]: mount };
+  setOwn(roots, mount.root_hash, mount);
+  setOwn(projects, mount.project_id, {
+    ...own(projects, mount.project_id),
+    [mount.device_id]: mount,
+  });
   return { projects, roots };
 };
 
@@ -115,7 +119,7 @@ export const requireBindAck = (owner_ack: boolean, reason: string): void => {
     throw missionsError(
       'owner_gate_required',
       'binding a project needs owner_ack=true and a reason',
-      { gate: 'ack_legacy', status: 'owner_ack_required' },
+      { gate: 'ack_legacy', status: 'pending_owner_confirmation', owner_ack_required: true },
     );
 };
 
@@ -174,7 +178,7 @@ export const decideMount = (
   const binding = { root_hash: data.root_hash, device: data.device_id };
   const bound = projectDecider.decide({ type: 'BindRoot', data: { ...binding, by } }, current);
   const claimed = claimRoot(free, { ...binding, project_id: data.project_id });
-  const mounted = mounts[data.device_id];
+  const mounted = own(mounts, data.device_id);
   const same =
     mounted?.local_path === data.local_path &&
     mounted.root_hash === data.root_hash &&

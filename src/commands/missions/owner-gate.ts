@@ -3,6 +3,7 @@ import type { GatePassed } from '../../events/missions/index.js';
 import type { Challenge, Desk } from './desk-state.js';
 import type { DeskEvent } from './desk-events.js';
 import { missionsError } from './errors.js';
+import { own } from '../../events/own.js';
 
 /**
  * The owner gate, decided purely. The service makes what needs I/O (a random code, its salt,
@@ -74,7 +75,8 @@ const legacy = (input: Extract<GateInput, { mode: 'ack_legacy' }>): GateDecision
   if (input.owner_ack !== true || !input.reason?.trim())
     throw missionsError('owner_gate_required', 'this change needs owner_ack=true and a reason', {
       gate: 'ack_legacy',
-      status: 'owner_ack_required',
+      status: 'pending_owner_confirmation',
+      owner_ack_required: true,
     });
   return {
     passed: true,
@@ -90,7 +92,7 @@ const ask = (
   fingerprint: string,
   now: string,
 ): GateDecision => {
-  const pending = live(desk.challenges[fingerprint], now);
+  const pending = live(own(desk.challenges, fingerprint), now);
   if (pending)
     throw missionsError(
       'owner_gate_required',
@@ -116,7 +118,7 @@ const present = (
   code: string,
   now: string,
 ): GateDecision => {
-  const challenge = live(desk.challenges[fingerprint], now);
+  const challenge = live(own(desk.challenges, fingerprint), now);
   if (!challenge)
     throw missionsError(
       'no_pending_challenge',

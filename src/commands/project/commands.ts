@@ -23,6 +23,7 @@ import {
 } from './index.js';
 import { newTokenSecret, tokenDecider, tokenHash, type TokenCommand } from './token.js';
 import { newId } from '../../events/index.js';
+import { own } from '../../events/own.js';
 
 export const projectStream = (projectId: string): string =>
   streamName({ aggregateType: 'project', projectId, aggregateId: projectId });
@@ -142,7 +143,7 @@ export const projectCommands = (log: EventLog) => {
         args,
         (s): Member & { project_id: string } => ({
           project_id: s.project_id,
-          ...s.members[args.actor_id]!,
+          ...own(s.members, args.actor_id)!,
         }),
       ),
     /**
@@ -202,7 +203,7 @@ const onProjectAndRoot = (
     respond: ([project]) => ({
       project_id: args.project_id,
       root_hash: args.root_hash,
-      device: (project as Project).roots[args.root_hash] ?? '',
+      device: own((project as Project).roots, args.root_hash) ?? '',
     }),
   });
 

@@ -12,6 +12,7 @@ import {
 } from '../../events/project/index.js';
 import { forbidden, invalidArgument, invalidState, notFound } from '../errors.js';
 import { principalId, type Principal } from '../principal.js';
+import { own } from '../../events/own.js';
 
 export type ProjectEvent =
   | EventOf<typeof ProjectCreated>
@@ -76,12 +77,12 @@ export function roleOf<S extends RoleSurface>(
   surface: S,
 ): SurfaceRole<S> | 'SYSTEM' | undefined;
 export function roleOf(project: Project, by: Principal, surface: RoleSurface = 'governance') {
-  return by.kind === 'system' ? 'SYSTEM' : project.members[by.actor_id]?.roles[surface];
+  return by.kind === 'system' ? 'SYSTEM' : own(project.members, by.actor_id)?.roles[surface];
 }
 
 /** Whether the caller holds any role in the project (or is SYSTEM). */
 export const isMember = (project: Project, by: Principal): boolean =>
-  by.kind === 'system' || Object.keys(project.members[by.actor_id]?.roles ?? {}).length > 0;
+  by.kind === 'system' || Object.keys(own(project.members, by.actor_id)?.roles ?? {}).length > 0;
 
 const requireProject = (state: Project): void => {
   if (!state.exists) throw notFound('project not found');
@@ -109,7 +110,7 @@ const mayGrant = (
   }
   if (callerRole !== 'SYSTEM' && callerRole !== 'PO' && callerRole !== 'PM')
     throw forbidden('only SYSTEM, PO or PM may register actors', { role: callerRole ?? null });
-  const current = state.members[data.actor_id]?.roles.governance;
+  const current = own(state.members, data.actor_id)?.roles.governance;
   if (callerRole === 'PM' && (data.role === 'PO' || current === 'PO'))
     throw forbidden('a PM cannot appoint or change a PO');
 };
@@ -134,7 +135,7 @@ const register = (
   requireRole(data);
   requireMember(state, data.by);
   mayGrant(state, data);
-  const current = state.members[data.actor_id];
+  const current = own(state.members, data.actor_id);
   if (current?.roles[data.surface] === data.role && current.display_name === data.display_name)
     return [];
   const { surface, role, actor_id, display_name, by } = data;
@@ -163,14 +164,14 @@ const decide = (command: ProjectCommand, state: Project): ProjectEvent[] => {
     case 'BindRoot': {
       requireProject(state);
       requireMember(state, command.data.by);
-      if (state.roots[command.data.root_hash] === command.data.device) return [];
+      if (own(state.roots, command.data.root_hash) === command.data.device) return [];
       const { root_hash, device } = command.data;
       return [{ type: 'root.bound', data: { project_id: state.project_id, root_hash, device } }];
     }
     case 'UnbindRoot': {
       requireProject(state);
       requireMember(state, command.data.by);
-      const device = state.roots[command.data.root_hash];
+      const device = own(state.roots, command.data.root_hash);
       if (device === undefined) throw notFound('root is not bound to this project');
       const data = { project_id: state.project_id, root_hash: command.data.root_hash, device };
       return [{ type: 'root.unbound', data }];
@@ -184,7 +185,7 @@ const evolve = (state: Project, event: ProjectEvent): Project => {
       return { ...state, exists: true, ...event.data };
     case 'actor.registered': {
       const { actor_id, surface, role, display_name } = event.data;
-      const roles = { ...state.members[actor_id]?.roles, [surface]: role };
+      const roles = { ...own(state.members, actor_id)?.roles, [surface]: role };
       return {
         ...state,
         members: { ...state.members, [actor_id]: { actor_id, display_name, roles } },

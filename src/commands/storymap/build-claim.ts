@@ -1,4 +1,4 @@
-import type { Claim } from '../../events/storymap/build-record.js';
+import { resultOf, type Claim } from '../../events/storymap/build-record.js';
 import { conflict, invalidArgument, invalidState } from '../errors.js';
 import { requireCapability, type Caller } from './access.js';
 import { BUILT } from './story.js';
@@ -109,7 +109,7 @@ export const mustStates = (s: StoryState) =>
     .map((c) => ({
       criterion_id: c.criterion_id,
       text: c.text,
-      state: s.build.results[c.criterion_id]?.status ?? 'unreported',
+      state: resultOf(s.build, c.criterion_id)?.status ?? 'unreported',
     }));
 
 export type CompleteData = {

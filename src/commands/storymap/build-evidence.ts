@@ -4,6 +4,7 @@ import { requireCapability, type Caller } from './access.js';
 import { decideStart, on, refuseCancelled, TO_BUILD, type SessionRef } from './build-claim.js';
 import { checkVersion } from './story.js';
 import type { StoryEvent, StoryState } from './story-state.js';
+import { resultOf } from '../../events/storymap/build-record.js';
 
 type TestType = StoryTest['test_type'];
 export type TestInput = {
@@ -234,7 +235,7 @@ export const decideReport = (s: StoryState, d: ReportData): StoryEvent[] => {
           status: r.status,
           detail: r.detail?.trim() || null,
           caveat: r.caveat?.trim() || null,
-          attempt: (s.build.results[ids[i]!]?.attempt ?? 0) + 1,
+          attempt: (resultOf(s.build, ids[i]!)?.attempt ?? 0) + 1,
         })),
         session_id: d.session_id,
         by: d.caller.actor_id,

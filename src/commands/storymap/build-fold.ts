@@ -1,10 +1,11 @@
 import { ciOfRenamed, ciRecorded } from './ci-fold.js';
 import type { StoryEvent } from '../../events/storymap/index.js';
 import type { BuildRecord } from '../../events/storymap/build-record.js';
+import { setOwn } from '../../events/own.js';
 
 /**
  * A story's building record folded from its stream. One fold, shared by the decider
- * (src/commands/storymap) and the read model (src/projections/storymap-stories.ts), so what
+ * (src/commands/storymap) and the read model (src/projections/storymap/stories.ts), so what
  * get_story shows is exactly what the next command decides on.
  */
 type Of<T extends StoryEvent['type']> = Extract<StoryEvent, { type: T }>['data'];
@@ -78,14 +79,14 @@ const testsSaved = (b: BuildRecord, d: Of<'story.tests_saved'>): BuildRecord => 
 const reported = (b: BuildRecord, d: Of<'criteria.reported'>): BuildRecord => {
   const results = { ...b.results };
   for (const r of d.results)
-    results[r.criterion_id] = {
+    setOwn(results, r.criterion_id, {
       status: r.status,
       detail: r.detail,
       caveat: r.caveat,
       attempt: r.attempt,
       at: d.at,
       by: d.by,
-    };
+    });
   return { ...b, results };
 };
 

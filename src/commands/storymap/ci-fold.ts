@@ -1,14 +1,6 @@
 import type { BuildRecord } from '../../events/storymap/build-record.js';
-import type { CiStatus, StoryEvent, StoryTest } from '../../events/storymap/index.js';
-
-/** The building record's CI part: each test's latest result from a JUnit import. */
-export type CiResult = {
-  status: CiStatus;
-  message: string | null;
-  report_id: string;
-  run_at: string | null;
-  at: string;
-};
+import type { StoryEvent, StoryTest } from '../../events/storymap/index.js';
+import { setOwn } from '../../events/own.js';
 
 /** How many report ids a story remembers, to record a re-imported report once. */
 export const CI_REPORTS_KEPT = 100;
@@ -18,13 +10,13 @@ type Recorded = Extract<StoryEvent, { type: 'story.ci_results_recorded' }>['data
 export const ciRecorded = (b: BuildRecord, d: Recorded): BuildRecord => {
   const ci = { ...b.ci };
   for (const r of d.results)
-    ci[r.test_id] = {
+    setOwn(ci, r.test_id, {
       status: r.status,
       message: r.message,
       report_id: d.report_id,
       run_at: d.run_at,
       at: d.at,
-    };
+    });
   return { ...b, ci, ci_reports: [...b.ci_reports, d.report_id].slice(-CI_REPORTS_KEPT) };
 };
 

@@ -1,4 +1,5 @@
 import type { StoryStatus } from '../../events/storymap/index.js';
+import { dependencyOrder, isFinished } from './build-order.js';
 import type { RunState } from './run-state.js';
 
 /** What the hand-out needs to know of a story (the run's from their streams, others from the map). */
@@ -23,31 +24,24 @@ export type NextInRun =
       waiting_on?: { id: string; key: string; title: string; status: StoryStatus }[];
     };
 
-const FINISHED: ReadonlySet<StoryStatus> = new Set(['done', 'approved']);
 const TO_BUILD: ReadonlySet<StoryStatus> = new Set(['todo', 'ready_for_dev', 'needs_rework']);
-export const isFinished = (s: Pick<StoryFact, 'status'>): boolean => FINISHED.has(s.status);
 
 /**
- * The run's live stories in build order: never a story before one of the run it depends on,
- * otherwise in the order the founder gave (Kahn's algorithm; a cycle, which the map refuses,
- * would leave its stories at the end in the given order rather than hang).
+ * The run's live stories in build order (the story map's rule, build-order.ts): never a story
+ * before one of the run it depends on, otherwise in the order the founder gave (a cycle, which
+ * the map refuses, would be broken in the given order rather than hang).
  */
 export const runOrder = (run: RunState, facts: ReadonlyMap<string, StoryFact>): StoryFact[] => {
   const live = run.story_ids
     .map((id) => facts.get(id))
     .filter((s): s is StoryFact => !!s && !s.cancelled);
-  const inRun = new Set(live.map((s) => s.id));
-  const placed = new Set<string>();
-  const out: StoryFact[] = [];
-  while (out.length < live.length) {
-    const next =
-      live.find(
-        (s) => !placed.has(s.id) && s.depends_on.every((d) => !inRun.has(d) || placed.has(d)),
-      ) ?? live.find((s) => !placed.has(s.id))!;
-    placed.add(next.id);
-    out.push(next);
-  }
-  return out;
+  const given = new Map(live.map((s, i) => [s.id, i]));
+  return dependencyOrder(live, {
+    id: (s) => s.id,
+    dependsOn: (s) => s.depends_on,
+    before: (a, b) => given.get(a.id)! < given.get(b.id)!,
+    onCycle: 'force',
+  }).ordered;
 };
 
 const stop = (state: RunStateName, message: string): NextInRun => ({

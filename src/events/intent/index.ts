@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { defineEvent } from '../catalog/define.js';
+import { addVersion, defineEvent } from '../catalog/define.js';
 
 /**
  * The intent context (contracts/intent.md): what the user of a coding task wants, as claims
@@ -8,10 +9,36 @@ import { defineEvent } from '../catalog/define.js';
  * Event types are prefixed `intent.` because `claim` is a word other contexts use too.
  *
  * A claim's semantic content (statement, excerpt, reason) lives only in events sealed under the
- * claim's own subject (`intent-claim:<claim_id>`), so deleting a claim is shredding its key.
+ * claim's own subject, so deleting a claim is shredding its key.
+ *
+ * A claim id is never stored in clear outside sealed content (issue 33): where the disk needs
+ * to name a claim (a seal subject and so a key's name, a tombstone, a read-model key) it holds
+ * the claim's ref instead, so once the claim's key is shredded its id is in no file.
  */
+
+/**
+ * A claim's ref: what the disk holds in place of its id. A domain-separated SHA-256 (22
+ * base64url characters, 132 bits), not a keyed one: a key would sit in the same data dir, so
+ * it hides nothing from a reader of the disk, and an unkeyed ref keeps deciders, upcasters and
+ * folds pure and the same in every data dir (docs/decisions.md). Claim ids are random UUIDs,
+ * so the ref does not give the id back.
+ */
+export const intentRef = (id: string): string =>
+  createHash('sha256')
+    .update(`intentlog/intent-ref/v1\u0000${id}`)
+    .digest('base64url')
+    .slice(0, 22);
+
 /** A claim's events and read-model values are sealed under this subject: deleting it shreds it. */
-export const claimSubject = (claimId: string): string => `intent-claim:${claimId}`;
+export const claimSubject = (claimId: string): string => `intent-claim-ref:${intentRef(claimId)}`;
+/**
+ * A task's subject: its events but claims' are sealed under it (task_started holds the id, the
+ * snapshot's head too), so a task delete that shreds it leaves the id in no file.
+ */
+export const taskRefSubject = (ref: string): string => `intent-task-ref:${ref}`;
+export const taskSubject = (taskId: string): string => taskRefSubject(intentRef(taskId));
+/** The subject claims were sealed under before refs: the log still holds such claims. */
+export const legacyClaimSubject = (claimId: string): string => `intent-claim:${claimId}`;
 
 export const EpistemicStatus = z.enum(['explicit', 'inferred', 'evidence', 'unknown', 'disputed']);
 export type EpistemicStatus = z.infer<typeof EpistemicStatus>;
@@ -57,6 +84,15 @@ export type Facet = z.infer<typeof Facet>;
 export const ExplicitBasis = z.enum(['direct_statement', 'confirmed_candidate']);
 export type ExplicitBasis = z.infer<typeof ExplicitBasis>;
 
+/** Result feedback's class (intent-loop's `/intent feedback`): what the user's reaction means. */
+export const FeedbackClass = z.enum([
+  'keep',
+  'implementation_change',
+  'intent_change',
+  'uncertain',
+]);
+export type FeedbackClass = z.infer<typeof FeedbackClass>;
+
 export const IntentMode = z.enum(['on', 'private', 'off']);
 export type IntentMode = z.infer<typeof IntentMode>;
 
@@ -90,14 +126,35 @@ export const ClaimBody = z.object({
   /** the import that brought it, if any: external history, labelled incomplete */
   import_id: z.string().nullable(),
   valid_from: z.string(),
+  /**
+   * long-term candidates: what makes two of them the same preference across tasks (the
+   * caller's opaque key; without one, the normalised statement). Absent on older claims.
+   */
+  signal_key: z.string().max(200).optional(),
+  /** evidence of result feedback: keep, implementation_change, intent_change or uncertain */
+  feedback_class: FeedbackClass.optional(),
 });
 export type ClaimBody = z.infer<typeof ClaimBody>;
 
 const onTask = { project_id: z.string(), task_id: z.string() };
+/** A tombstone's task: by ref (intentRef), since a tombstone is never sealed. */
+const byRef = { project_id: z.string(), task_ref: z.string() };
+const toRef = <D extends { task_id: string }>({ task_id, ...rest }: D) => ({
+  ...rest,
+  task_ref: intentRef(task_id),
+});
 
 export const IntentTaskStarted = defineEvent(
   'intent.task_started',
   z.object({ ...onTask, host_session_hash: z.string().nullable(), started_at: z.string() }),
+);
+/**
+ * A start named an existing task with another host session: that session now feeds the task
+ * (its Hooks land there), and the session the task had before no longer does.
+ */
+export const IntentSessionAssociated = defineEvent(
+  'intent.session_associated',
+  z.object({ ...onTask, host_session_hash: z.string(), associated_at: z.string() }),
 );
 export const IntentClaimAdded = defineEvent(
   'intent.claim_added',
@@ -113,7 +170,10 @@ export const IntentClaimInvalidated = defineEvent(
     invalidated_at: z.string(),
   }),
 );
-/** The user confirmed a long-term candidate after it recurred in three distinct tasks. */
+/**
+ * The user confirmed a long-term candidate after it recurred in three distinct tasks. Sealed
+ * under the candidate's subject (before refs: in clear), so it goes with the candidate.
+ */
 export const IntentClaimPromoted = defineEvent(
   'intent.claim_promoted',
   z.object({
@@ -124,19 +184,50 @@ export const IntentClaimPromoted = defineEvent(
     promoted_at: z.string(),
   }),
 );
-/** The tombstone of a deleted claim: its subject's key was destroyed with it. */
-export const IntentClaimDeleted = defineEvent(
-  'intent.claim_deleted',
-  z.object({ ...onTask, claim_id: z.string(), deleted_at: z.string() }),
+/**
+ * The tombstone of a deleted claim: its subject's key was destroyed with it. v1 named the claim
+ * by its id; v2 by its ref, so no tombstone written since holds the id it buries; v3 names its
+ * task by ref: a tombstone is in clear (the other events are sealed) and outlives the task.
+ */
+export const IntentClaimDeleted = addVersion(
+  addVersion(
+    defineEvent(
+      'intent.claim_deleted',
+      z.object({ ...onTask, claim_id: z.string(), deleted_at: z.string() }),
+    ),
+    z.object({ ...onTask, claim_ref: z.string(), deleted_at: z.string() }),
+    ({ claim_id, ...v1 }) => ({ ...v1, claim_ref: intentRef(claim_id) }),
+  ),
+  z.object({ ...byRef, claim_ref: z.string(), deleted_at: z.string() }),
+  toRef,
 );
-export const IntentTaskDeleted = defineEvent(
-  'intent.task_deleted',
+/** v1 listed the task's claim ids; v2 their refs; v3 names the task by ref too. */
+export const IntentTaskDeleted = addVersion(
+  addVersion(
+    defineEvent(
+      'intent.task_deleted',
+      z.object({
+        ...onTask,
+        claim_ids: z.array(z.string()),
+        candidate_ids: z.array(z.string()),
+        deleted_at: z.string(),
+      }),
+    ),
+    z.object({
+      ...onTask,
+      claim_refs: z.array(z.string()),
+      candidate_ids: z.array(z.string()),
+      deleted_at: z.string(),
+    }),
+    ({ claim_ids, ...v1 }) => ({ ...v1, claim_refs: claim_ids.map(intentRef) }),
+  ),
   z.object({
-    ...onTask,
-    claim_ids: z.array(z.string()),
+    ...byRef,
+    claim_refs: z.array(z.string()),
     candidate_ids: z.array(z.string()),
     deleted_at: z.string(),
   }),
+  toRef,
 );
 /** `marker_hash`: in private mode, a hash of the host session token, never the token. */
 export const IntentModeSet = defineEvent(
@@ -184,6 +275,7 @@ export const IntentRecoveryServed = defineEvent(
 
 export const intentEvents = [
   IntentTaskStarted,
+  IntentSessionAssociated,
   IntentClaimAdded,
   IntentClaimInvalidated,
   IntentClaimPromoted,

@@ -11,47 +11,6 @@ export type LevelDb = AbstractLevel<string | Buffer | Uint8Array, Buffer, Buffer
 
 const options = { keyEncoding: 'buffer', valueEncoding: 'buffer' } as const;
 
-/**
- * LevelDB after a failed write (a full disk, EIO) may have left a torn record in its write-ahead
- * log and still counts the bytes it meant to write: later records land off their block
- * boundaries and are dropped as corrupt when the log is next recovered, though acknowledged. And
- * a batch whose fsync failed may yet reappear at recovery, behind the heads the writer keeps. So
- * the first failed write poisons the database: every later write fails with that error, nothing
- * is written on top of a torn log, and `failed` resolves so the owner can close it and open it
- * afresh (recovery rereads what is durable, heads included).
- */
-export type GuardedDb = { db: LevelDb; failed: Promise<unknown> };
-
-export const guardWrites = (db: LevelDb): GuardedDb => {
-  let poison: unknown;
-  let report!: (error: unknown) => void;
-  const failed = new Promise<unknown>((resolve) => (report = resolve));
-  const batch = db.batch.bind(db) as () => ReturnType<LevelDb['batch']>;
-  const guarded = (): ReturnType<LevelDb['batch']> => {
-    const chained = batch();
-    const write = chained.write.bind(chained);
-    chained.write = (async (options?: object) => {
-      if (poison) throw poison;
-      try {
-        return await write(options as never);
-      } catch (error) {
-        if (!poison && db.status === 'open') {
-          const why = error instanceof Error ? error.message : String(error);
-          poison = Object.assign(new Error(`a write failed (${why}); reopening the store`), {
-            code: 'LEVEL_IO_ERROR',
-            cause: error,
-          });
-          report(error);
-        }
-        throw error;
-      }
-    }) as typeof chained.write;
-    return chained;
-  };
-  (db as { batch: unknown }).batch = guarded;
-  return { db, failed };
-};
-
 /** The store closes, then its lock goes: never the other way round (level-lock.ts). */
 const releasingOnClose = (db: LevelDb, lock: StoreLock): LevelDb => {
   const close = db.close.bind(db);

@@ -8,7 +8,12 @@ import { Observable, Subject } from '../rx.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { LogEvent } from '../envelope.js';
 import { toReadEvent, type LogReadEvent } from '../record-view.js';
-import { appendOneStream, assertDistinctStreams, type LogReadEventMetadata } from '../event-log.js';
+import {
+  appendOneStream,
+  assertDistinctStreams,
+  type LogReadEventMetadata,
+  type WriteFault,
+} from '../event-log.js';
 import { foldCache } from '../fold-cache.js';
 import { commitStats } from '../commit-stats.js';
 import { openIdempotency, type StoredIdempotency } from '../idempotency-store.js';
@@ -27,7 +32,12 @@ import { streamCache } from './stream-cache.js';
  * tests). The process that opened the database is the only writer; appends go through group
  * commit and are acknowledged only once durable.
  */
-export const levelEventLog = async (db: LevelDb, catalog: Catalog): Promise<TransferableLog> => {
+export const levelEventLog = async (
+  db: LevelDb,
+  catalog: Catalog,
+  /** why writes are refused (write-guard.ts), where the database is guarded */
+  writeFault?: () => WriteFault | undefined,
+): Promise<TransferableLog> => {
   const reader = levelReader(db, catalog);
   const live = new Subject<LogEvent>();
   const cache = streamCache();
@@ -153,6 +163,7 @@ export const levelEventLog = async (db: LevelDb, catalog: Catalog): Promise<Tran
         folds.clear();
       }),
     models: levelModelStore(db, reader.keysOf),
+    writeFault: async () => writeFault?.(),
     async close() {
       await committer.drain();
       live.complete();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvent } from '../catalog/define.js';
+import { learningEvents } from './learning.js';
 
 /**
  * The missions context (contracts/missions.md): missions with finite, versioned contracts,
@@ -297,6 +298,7 @@ export const deskEvents = [
   IntakeDistilled,
   CheckpointRecorded,
   DayStopped,
+  ...learningEvents,
 ] as const;
 
 export const missionsEvents = [...deskEvents, ActivityChecked] as const;

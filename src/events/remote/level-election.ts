@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Catalog } from '../catalog/catalog.js';
-import { guardWrites, openClassicLevel, type LevelDb } from '../level/level-db.js';
+import { openClassicLevel, type LevelDb } from '../level/level-db.js';
+import { guardWrites } from '../level/write-guard.js';
 import { checkLogTail } from '../level/level-tail.js';
 import { levelEventLog } from '../level/level-event-log.js';
 import { isReadOnlyFailure } from '../open-snapshot.js';
@@ -52,9 +53,21 @@ export const levelElection = (options: LevelElectionOptions): Elect => {
   let first = true;
   const report = options.onError ?? ((error: unknown) => process.emitWarning(error as Error));
   const becomeWriter = async (db: LevelDb): Promise<Route> => {
-    const { failed } = guardWrites(db);
-    const opened = checkLogTail(db, location).then(() => levelEventLog(db, options.catalog));
+    const guard = guardWrites(db, {
+      dataDir: options.dataDir,
+      location,
+      onFault: (fault, error) =>
+        report(
+          new Error(`a write to ${location} failed (${fault.cause}); writes are refused`, {
+            cause: error,
+          }),
+        ),
+    });
+    const opened = checkLogTail(db, location).then(() =>
+      levelEventLog(db, options.catalog, guard.fault),
+    );
     const log = await opened.catch(async (error: unknown) => {
+      guard.stop();
       await db.close();
       throw error;
     });
@@ -62,12 +75,16 @@ export const levelElection = (options: LevelElectionOptions): Elect => {
       options.serveFollowers === false
         ? undefined
         : (endpoint: Endpoint) => serveWriter(socketPath, endpoint);
-    const route = await startWriter(log, options, serve);
-    const reopen = failed.then((error) => {
+    const route = await startWriter(log, options, serve).catch((error: unknown) => {
+      guard.stop();
+      throw error;
+    });
+    const reopen = guard.failed.then((error) => {
       report(new Error(`a write to ${location} failed; reopening the store`, { cause: error }));
       return error;
     });
-    return { ...route, failed: reopen };
+    const close = () => (guard.stop(), route.close());
+    return { ...route, close, failed: reopen };
   };
 
   const lockOrConnect = async (onLost: () => void): Promise<Route | undefined> => {
@@ -84,7 +101,7 @@ export const levelElection = (options: LevelElectionOptions): Elect => {
     return db ? becomeWriter(db) : connectWriter(socketPath, onLost);
   };
 
-  return async ({ onLost, closed }) => {
+  return async ({ onLost, closed, failing }) => {
     const atOpen = first;
     first = false;
     const deadline = Date.now() + OPEN_TIMEOUT_MS;
@@ -101,6 +118,7 @@ export const levelElection = (options: LevelElectionOptions): Elect => {
         const text = error instanceof Error ? error.message : String(error);
         if (text !== said) report(error);
         said = text;
+        failing?.(error);
       }
       if (atOpen && Date.now() > deadline)
         throw new Error(

@@ -53,6 +53,8 @@ export const logOps = {
   'log.head': (log: EventLog) => log.head(),
   'log.getIdempotency': (log: EventLog, a: { scope: string }) => log.getIdempotency(a.scope),
   'log.shred': (log: EventLog, a: { subject: string }) => log.shred(a.subject),
+  // msgpack has no undefined: a store without a fault answers null
+  'log.writeFault': async (log: EventLog) => (await log.writeFault?.()) ?? null,
   'models.get': (log: EventLog, a: { key: string }) => log.models.get<unknown>(a.key),
   'models.getMany': (log: EventLog, a: { keys: string[] }) => log.models.getMany<unknown>(a.keys),
   'models.range': (log: EventLog, a: ModelRange) => log.models.range<unknown>(a),

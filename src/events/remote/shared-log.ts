@@ -91,6 +91,7 @@ export const sharedEventLog = async <Ops extends WriterOps>(
     live: keeper.live,
     getIdempotency: (scope) => run('log.getIdempotency', { scope }),
     shred: (subject) => run('log.shred', { subject }),
+    writeFault: async () => (await run('log.writeFault', undefined)) ?? undefined,
     models,
     close: keeper.close,
     call: async (op, args) => (await keeper.invoke(op, () => args)) as OpResult<Ops[typeof op]>,

@@ -8,7 +8,7 @@ const LONG_MS = 30 * 60_000;
 
 /** Ops that only read: a timeout leaves nothing in doubt. */
 const READS =
-  /^(log\.(readStream|streamExists|readAll|readProject|readRaw|head|getIdempotency)|models\.(get|getMany|range)|projections\.(waitFor|status))$/;
+  /^(log\.(readStream|streamExists|readAll|readProject|readRaw|head|getIdempotency|writeFault)|models\.(get|getMany|range)|projections\.(waitFor|status))$/;
 const LONG = /rebuild|migrat/;
 
 /** The time a call of `op` may take; INTENTLOG_WRITER_TIMEOUT_MS overrides the default. */

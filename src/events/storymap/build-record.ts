@@ -1,9 +1,19 @@
-import type { CiResult } from '../../commands/storymap/ci-fold.js';
+import type { CiStatus } from './build-events.js';
 import type { CriterionStatus, PlanConflict, PlanStep, StoryTest } from './index.js';
+import { own } from '../own.js';
+
+/** The building record's CI part: each test's latest result from a JUnit import. */
+export type CiResult = {
+  status: CiStatus;
+  message: string | null;
+  report_id: string;
+  run_at: string | null;
+  at: string;
+};
 
 /**
  * A story's building record — claim, plan, review, tests, results, blockers, hand-offs, pull
- * request — as storymap-build-fold.ts folds it from the story's stream.
+ * request — as storymap/build-fold.ts folds it from the story's stream.
  */
 export type Claim = {
   session_id: string;
@@ -118,7 +128,10 @@ export const initialBuild = (): BuildRecord => ({
 
 /** The latest result of every criterion; undefined for one never reported. */
 export const resultOf = (b: BuildRecord, criterionId: string): CriterionResult | undefined =>
-  b.results[criterionId];
+  own(b.results, criterionId);
+
+/** The latest CI result of a test; undefined for one no report named. */
+export const ciOf = (b: BuildRecord, testId: string) => own(b.ci, testId);
 
 /** Open blockers and hand-offs: raised and not cleared. */
 export const openBlockers = (b: BuildRecord) => b.blockers.filter((x) => x.cleared_at === null);

@@ -19,6 +19,7 @@ import {
 import { resourceMetadataUrl } from '../oauth/resource-metadata.js';
 import { corsPolicy, type CorsPolicy } from './cors.js';
 import { jsonRpcError } from './responses.js';
+import { scanJsonDepth, TOO_DEEP_CODE, TOO_DEEP_MESSAGE } from '../json-depth.js';
 import { serverPool } from './pool.js';
 import { sessionStore } from './sessions.js';
 
@@ -71,6 +72,8 @@ const parseBody = async (request: Request, maxBytes: number): Promise<unknown | 
     return jsonRpcError(413, -32000, `request body over ${maxBytes} bytes`, {
       connection: 'close',
     });
+  const depth = scanJsonDepth(body.text);
+  if (depth.tooDeep) return jsonRpcError(400, TOO_DEEP_CODE, TOO_DEEP_MESSAGE, {}, depth.id);
   try {
     const parsed: unknown = JSON.parse(body.text);
     if (Array.isArray(parsed))

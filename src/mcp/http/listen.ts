@@ -2,7 +2,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { Logger } from 'pino';
+import { limitBody } from './body-limit.js';
 import { MCP_PATH, type McpHttpHandler } from './handler.js';
+import { markPeer } from './peer.js';
 
 export type Listening = {
   /** the endpoint, e.g. http://127.0.0.1:7411/mcp */
@@ -32,7 +34,10 @@ export const listen = async (
     maxRequestBodySize: options.maxBodyBytes,
     onerror: (error) => log.error({ err: error }, 'http request failed'),
   });
-  const server = createServer((req, res) => void node(req, res));
+  const server = createServer((req, res) => {
+    markPeer(req);
+    limitBody(req, res, options.maxBodyBytes, (body) => void node(body, res));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {

@@ -2,9 +2,15 @@ import { z } from 'zod';
 import type { ClaimInput } from '../../commands/intent/claim-input.js';
 import type { Written } from '../../app/intent/writes.js';
 import { intentError } from '../../commands/intent/errors.js';
-import { ExplicitBasis } from '../../events/intent/index.js';
+import {
+  checkClaimInput,
+  checkSource,
+  checkStatement,
+} from '../../commands/intent/input-checks.js';
+import { ExplicitBasis, FeedbackClass, type SourceKind } from '../../events/intent/index.js';
 import type { AnyTool } from '../tool.js';
 import { intentTool, type IntentAnswer, type Scope } from './define.js';
+import { flatReplacement, oneOf, replacementOf } from './loop-forms.js';
 import * as S from './schemas.js';
 
 /** The claim-writing tools: each maps onto one command on the task's stream. */
@@ -36,7 +42,9 @@ const add = async (
   args: { task_id: string } & Record<string, unknown>,
   input: ClaimInput,
   scope: Scope,
+  allowed?: readonly SourceKind[],
 ): Promise<IntentAnswer<ClaimOrOff>> => {
+  checkClaimInput(input, allowed);
   const { project_root: _root, ...fingerprinted } = args;
   const outcome = await scope.service.claimOp(
     scope.call,
@@ -59,31 +67,51 @@ export const claimTools: AnyTool[] = [
     description:
       'Records an atomic statement the user directly expressed (basis direct_statement) or ' +
       'confirmed (confirmed_candidate). The source must be a user event; tool output and ' +
-      'external results are evidence, never explicit. With confirms_claim_id (basis ' +
-      'confirmed_candidate) it confirms a long-term candidate instead, which is promoted only ' +
-      'once its statement recurred in three distinct tasks of the project.',
+      'external results are evidence, never explicit. With basis confirmed_candidate and scope ' +
+      'long_term (or confirms_claim_id) it confirms a long-term candidate of the task instead, ' +
+      'only once it recurred in three distinct tasks of the project: the statement, in the ' +
+      'user’s words, becomes a new user-explicit long-term claim superseding the candidate.',
     args: {
       ...common,
       statement: S.Statement,
-      basis: ExplicitBasis,
-      source_ref: S.SourceOf(['user_event']),
+      basis: ExplicitBasis.optional().describe('direct_statement or confirmed_candidate'),
+      confirmation_reason: ExplicitBasis.optional().describe('intent-loop’s name for basis'),
+      source_ref: S.AnySource.describe('a user_event: the user said or confirmed it'),
       confirms_claim_id: S.ClaimId.optional().describe('the long-term candidate the user confirms'),
       ...S.claimFields,
     },
     ...mutation,
     async run(args, scope) {
-      if (args.confirms_claim_id === undefined)
-        return add('intent_add_explicit', args, { ...args, epistemic_status: 'explicit' }, scope);
-      if (args.basis !== 'confirmed_candidate')
+      const basis = oneOf(['basis', args.basis], ['confirmation_reason', args.confirmation_reason]);
+      if (basis === undefined)
+        throw intentError(
+          'INVALID_ARGUMENT',
+          'a user-explicit claim needs basis (or confirmation_reason)',
+        );
+      const confirming =
+        args.confirms_claim_id !== undefined ||
+        (basis === 'confirmed_candidate' && args.scope === 'long_term');
+      if (!confirming)
+        return add(
+          'intent_add_explicit',
+          args,
+          { ...args, basis, epistemic_status: 'explicit' },
+          scope,
+          ['user_event'],
+        );
+      if (basis !== 'confirmed_candidate')
         throw intentError(
           'INVALID_ARGUMENT',
           'confirming a candidate needs basis confirmed_candidate',
         );
-      const outcome = await scope.service.promote(scope.call, args.task_id, {
+      const { task_id, statement, source_ref, role, facets } = args;
+      checkClaimInput({ statement, source_ref }, ['user_event']);
+      const outcome = await scope.service.longTerm.confirm(scope.call, task_id, {
         claim_id: args.confirms_claim_id,
+        input: { epistemic_status: 'explicit', statement, source_ref, role, facets },
         confirmation_event_id: args.source_ref.event_id ?? args.source_ref.sha256 ?? '',
       });
-      return answer(outcome, args.task_id, (r) => `long-term claim ${r.claim_id} promoted`);
+      return answer(outcome, task_id, (r) => `long-term claim ${r.promoted_from} confirmed`);
     },
   }),
   intentTool({
@@ -97,6 +125,7 @@ export const claimTools: AnyTool[] = [
       statement: S.Statement,
       confidence: z.number().min(0).max(1),
       source_ref: S.AnySource,
+      signal_key: S.SignalKey,
       ...S.claimFields,
     },
     ...mutation,
@@ -108,25 +137,33 @@ export const claimTools: AnyTool[] = [
     title: 'Add evidence',
     description:
       'Records result feedback or tool/external evidence. Evidence stays evidence, however ' +
-      'compelling; only the user makes a claim explicit.',
+      'compelling; only the user makes a claim explicit. Result feedback may carry its class ' +
+      '(feedback_class): keep, implementation_change, intent_change or uncertain.',
     args: {
       ...common,
       statement: S.Statement,
-      source_ref: S.SourceOf(['tool_result', 'external_evidence', 'user_event']),
+      source_ref: S.AnySource.describe('tool_result, external_evidence, or user_event feedback'),
+      feedback_class: FeedbackClass.optional().describe(
+        'result feedback: keep, implementation_change, intent_change or uncertain',
+      ),
       ...S.claimFields,
     },
     ...mutation,
     run: (args, scope) =>
-      add('intent_add_evidence', args, { ...args, epistemic_status: 'evidence' }, scope),
+      add('intent_add_evidence', args, { ...args, epistemic_status: 'evidence' }, scope, [
+        'tool_result',
+        'external_evidence',
+        'user_event',
+      ]),
   }),
   intentTool({
     name: 'intent_mark_unknown',
     title: 'Mark an unknown',
-    description: 'Records a first-class unknown and the decision it affects.',
+    description: 'Records a first-class unknown and, if named, the decision it affects.',
     args: {
       ...common,
       statement: S.Statement,
-      affects_decision: z.string().trim().min(1).max(2000),
+      affects_decision: z.string().trim().min(1).max(2000).optional(),
       source_ref: S.AnySource,
       ...S.claimFields,
     },
@@ -144,17 +181,25 @@ export const claimTools: AnyTool[] = [
       ...common,
       statement: S.Statement,
       claim_ids: z.array(S.ClaimId).max(50).optional(),
+      related_claim_ids: z
+        .array(S.ClaimId)
+        .max(50)
+        .optional()
+        .describe('intent-loop’s name for claim_ids'),
       source_ref: S.AnySource,
       ...S.claimFields,
     },
     ...mutation,
-    run: (args, scope) =>
-      add(
+    run: (args, scope) => {
+      const { claim_ids, related_claim_ids, ...rest } = args;
+      const disputes = oneOf(['claim_ids', claim_ids], ['related_claim_ids', related_claim_ids]);
+      return add(
         'intent_mark_dispute',
         args,
-        { ...args, epistemic_status: 'disputed', disputes: args.claim_ids ?? [] },
+        { ...rest, epistemic_status: 'disputed', disputes: disputes ?? [] },
         scope,
-      ),
+      );
+    },
   }),
   intentTool({
     name: 'intent_replace_claim',
@@ -162,15 +207,22 @@ export const claimTools: AnyTool[] = [
     description:
       'Atomically adds a corrected claim and supersedes one or more active claims of the task, ' +
       'keeping their source history. A user-explicit claim is replaced only by a direct ' +
-      'user-explicit statement.',
+      'user-explicit statement. The new claim is claim, or (intent-loop’s form) flat fields: ' +
+      'replacement_kind, statement, source_ref, confidence, confirmation_reason, ' +
+      'related_claim_ids, scope, facets.',
     args: {
       ...common,
       supersedes: z.array(S.ClaimId).min(1).max(50),
-      claim: S.ClaimSpec,
+      claim: S.ClaimSpec.optional(),
+      ...flatReplacement,
     },
     ...mutation,
-    run: (args, scope) =>
-      add('intent_replace_claim', args, { ...args.claim, supersedes: args.supersedes }, scope),
+    run: (args, scope) => {
+      const whole = args as typeof args & { project_root?: string };
+      const { task_id: _t, request_id: _r, project_root: _p, supersedes, claim, ...flat } = whole;
+      const input = replacementOf(claim, flat);
+      return add('intent_replace_claim', args, { ...input, supersedes }, scope);
+    },
   }),
   intentTool({
     name: 'intent_invalidate',
@@ -192,6 +244,8 @@ export const claimTools: AnyTool[] = [
     idempotent: true,
     async run(args, scope) {
       const { task_id, claim_id, reason } = args;
+      checkStatement(reason, 'reason');
+      checkSource(args.source_ref);
       const source_ref = {
         kind: args.source_ref.kind,
         event_id: args.source_ref.event_id ?? null,

@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import type { App } from '../../app/app.js';
+import { corruptionOf, corruptLedger, type Corruption } from '../../app/corrupt-app.js';
 import { intentOf, type IntentCall, type IntentService } from '../../app/intent/index.js';
 import { resolveRoot, type ResolvedRoot } from '../../app/intent/root.js';
 import { taskNotFound } from '../../commands/intent/errors.js';
+import { checkRequestId } from '../../commands/intent/input-checks.js';
 import { clientRoots } from '../client-roots.js';
 import { withEnvelope } from '../error-envelope.js';
 import { Annotations, defineTool, type AnyTool, type ToolContext } from '../tool.js';
+import { requireAllowedRoot } from './root-policy.js';
 import { ProjectRoot } from './schemas.js';
 
 /**
@@ -45,6 +48,11 @@ type Spec<A extends z.ZodRawShape, O extends z.ZodType> = {
   /** a task start: acts in the project the root will be bound to, and binds it on success */
   starts?: boolean;
   run: (args: z.output<z.ZodObject<A>>, scope: Scope) => Promise<IntentAnswer<z.input<O>>>;
+  /**
+   * The answer when the store is corrupt (corrupt-app.ts): a tool that can say something
+   * without reading state (status) answers; every other tool is CORRUPT_LEDGER.
+   */
+  whenCorrupt?: (corruption: Corruption, root: ResolvedRoot) => IntentAnswer<z.input<O>>;
 };
 
 const annotations = (kind: Kind, idempotent: boolean) =>
@@ -80,9 +88,16 @@ export const intentTool = <A extends z.ZodRawShape, O extends z.ZodType>(
     async run(input, ctx) {
       const { project_root, ...rest } = input as { project_root?: string };
       const root = await rootOf(ctx, project_root);
+      const corruption = corruptionOf(ctx.app);
+      if (corruption) {
+        if (!spec.whenCorrupt) throw corruptLedger(corruption);
+        const { result, task_id, summary } = spec.whenCorrupt(corruption, root);
+        return { result, project_id: null, envelope: { task_id }, summary };
+      }
       const service = intentOf(ctx.app);
       const task = (rest as { task_id?: unknown }).task_id;
       const where = await projectOf(service, root, spec.starts ?? false);
+      await requireAllowedRoot(ctx, root, where.bound);
       // a failure names the project (and, given a task_id, the task) the call had found
       const scoped = (error: unknown) =>
         withEnvelope(error, {
@@ -96,6 +111,11 @@ export const intentTool = <A extends z.ZodRawShape, O extends z.ZodType>(
         principal: ctx.principal,
         request_id: (rest as { request_id?: string }).request_id,
       };
+      try {
+        checkRequestId(call.request_id);
+      } catch (error) {
+        throw scoped(error);
+      }
       const answer = await spec
         .run(input as z.output<z.ZodObject<A>>, { app: ctx.app, service, root, call, ctx })
         .catch((error: unknown) => {

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { SANDBOX_META } from '../../app/intent/root.js';
+import { SANDBOX_META } from '../../app/project/host-root.js';
+import { withEnvelopeStyle } from '../flat-envelope.js';
 import type { Surface } from '../tool.js';
 import { claimTools } from './claims.js';
 import { ioTools } from './io.js';
@@ -24,7 +25,8 @@ export const intentSurface: Surface = {
     'intent_get_snapshot. Never record tool output as explicit.',
   tiers: ['all'],
   defaultTier: 'all',
-  tools: [...taskTools, ...claimTools, ...ioTools, statusTool],
+  // the text block is the envelope's JSON, its shape unchanged (flat-envelope.ts)
+  tools: withEnvelopeStyle('json', [...taskTools, ...claimTools, ...ioTools, statusTool]),
   resources: [
     {
       name: 'intent-skill',

@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { toGraph } from '../../app/intent/io.js';
+import { signalOf, waiting } from '../../app/intent/long-term.js';
 import { IntentGraph } from '../../commands/intent/graph.js';
 import { intentError } from '../../commands/intent/errors.js';
+import { compactText } from '../../projections/intent/compact.js';
 import { snapshotOf } from '../../projections/intent/snapshot-view.js';
 import type { AnyTool } from '../tool.js';
 import { answer } from './claims.js';
+import { checkTarget, oneOf } from './loop-forms.js';
 import { intentTool, type Scope } from './define.js';
 import * as S from './schemas.js';
 
@@ -25,25 +28,17 @@ const Candidate = z.object({
     .string()
     .nullable()
     .describe('long-term candidates only; Hook candidates hold no text'),
+  candidate_type: z.literal('long_term_preference').optional(),
+  task_ids: z
+    .array(z.string())
+    .optional()
+    .describe('long-term candidates: the distinct tasks it recurred in so far'),
 });
 
 const summaryText = (
   scope: Scope,
   view: Exclude<Awaited<ReturnType<typeof viewOf>>, { mode: 'off' }>,
-) => {
-  const snap = snapshotOf(view.head, view.prepared(), scope.service.clock());
-  const lines = [
-    `Task ${snap.task_id} (${snap.mode}): ${snap.active_claims} active claims, ` +
-      `${snap.open_unknowns} unknowns, ${snap.unresolved_disputes} unresolved disputes.`,
-    ...snap.current.map((c) => `- [${c.epistemic_status}] ${c.statement}`),
-    ...snap.unknowns.map((c) => `- [unknown] ${c.statement} (affects: ${c.affects_decision})`),
-    ...snap.disputes.map((c) => `- [dispute] ${c.statement}`),
-  ];
-  if (snap.truncated) lines.push(`(${JSON.stringify(snap.omitted)} omitted to fit the cap)`);
-  if (snap.incomplete_external_history)
-    lines.push('(includes imported, incomplete external history)');
-  return lines.join('\n');
-};
+) => compactText(snapshotOf(view.head, view.prepared(), scope.service.clock()));
 
 export const ioTools: AnyTool[] = [
   intentTool({
@@ -58,15 +53,18 @@ export const ioTools: AnyTool[] = [
     async run(args, scope) {
       const view = await viewOf(scope, args.task_id);
       if (!('head' in view)) return { result: view, task_id: args.task_id, summary: 'task is off' };
-      const longTerm = view.claims
-        .filter((c) => c.body.candidate && !c.promoted && c.life === 'active')
-        .map((c) => ({
+      const longTerm = [];
+      for (const c of view.claims.filter(waiting))
+        longTerm.push({
           candidate_id: c.body.claim_id,
           origin: 'long_term' as const,
+          candidate_type: 'long_term_preference' as const,
           hook_event: null,
           recorded_at: c.body.valid_from,
           statement: c.body.statement,
-        }));
+          // the distinct tasks this one preference recurred in so far (three, then confirmable)
+          task_ids: await scope.service.longTerm.recurrence(scope.call, signalOf(c.body)),
+        });
       const hooks = view.candidates.map((c) => ({ ...c, statement: null }));
       const candidates = [...hooks, ...longTerm];
       return {
@@ -82,25 +80,46 @@ export const ioTools: AnyTool[] = [
     description:
       'Returns a compact human summary (format summary) or one portable versioned task graph ' +
       '(format graph; JSON Schema in docs/intent-graph.schema.json) as structured content. ' +
-      'Writes no file.',
-    args: { task_id: S.TaskId, format: z.enum(['summary', 'graph']).default('summary') },
+      'intent-loop’s form: detail portable (the default there) answers the graph itself, ' +
+      'ready to pass to intent_import as graph; detail summary the summary. Writes no file.',
+    args: {
+      task_id: S.TaskId,
+      format: z.enum(['summary', 'graph']).optional().describe('summary (default) or graph'),
+      detail: z
+        .enum(['portable', 'summary'])
+        .optional()
+        .describe('intent-loop’s form: portable (the graph itself) or summary'),
+    },
     output: z.union([
-      z.object({ format: z.literal('summary'), summary: z.string() }),
+      z.object({
+        format: z.literal('summary'),
+        summary: z.string(),
+        active_claim_count: z.number().int(),
+      }),
       z.object({ format: z.literal('graph'), graph: IntentGraph }),
+      IntentGraph,
       S.OffStatus,
     ]),
     kind: 'query',
     async run(args, scope) {
+      const detail = oneOf<string>(['format', args.format], ['detail', args.detail]);
       const view = await viewOf(scope, args.task_id);
       if (!('head' in view)) return { result: view, task_id: args.task_id, summary: 'task is off' };
+      const graph = () => toGraph(view, scope.service.clock());
       const result =
-        args.format === 'graph'
-          ? { format: 'graph' as const, graph: toGraph(view, scope.service.clock()) }
-          : { format: 'summary' as const, summary: summaryText(scope, view) };
+        detail === 'portable'
+          ? graph()
+          : detail === 'graph'
+            ? { format: 'graph' as const, graph: graph() }
+            : {
+                format: 'summary' as const,
+                summary: summaryText(scope, view),
+                active_claim_count: view.claims.filter((c) => c.life === 'active').length,
+              };
       return {
         result,
         task_id: args.task_id,
-        summary: `task ${args.task_id} exported (${args.format})`,
+        summary: `task ${args.task_id} exported (${detail ?? 'summary'})`,
       };
     },
   }),
@@ -117,7 +136,11 @@ export const ioTools: AnyTool[] = [
         import_id: z.string(),
         imported_claims: z.number().int(),
         id_map_size: z.number().int(),
-        skipped_invalidated: z.number().int(),
+        invalidated_history: z
+          .number()
+          .int()
+          .describe('claims the exported task had invalidated: imported as history, not current'),
+        integrity_checked: z.boolean().describe('the graph carried a digest, and it matched'),
         incomplete_external_history: z.literal(true),
         merged_into_existing: z.literal(0),
         task_claims_after: z.number().int(),
@@ -141,7 +164,12 @@ export const ioTools: AnyTool[] = [
     args: {
       task_id: S.TaskId,
       claim_id: S.ClaimId.optional(),
+      target: z
+        .enum(['task', 'claim'])
+        .optional()
+        .describe('intent-loop’s form: what to delete; must agree with claim_id'),
       confirmation: z.string().max(300),
+      request_id: S.RequestId,
     },
     output: z.union([
       z.object({
@@ -157,6 +185,7 @@ export const ioTools: AnyTool[] = [
     ]),
     kind: 'destructive',
     async run(args, scope) {
+      checkTarget(args.target, args.claim_id);
       const expected = confirmationToken(args.task_id, args.claim_id);
       if (args.confirmation !== expected)
         throw intentError('CONFIRMATION_MISMATCH', `type exactly: ${expected}`, { expected });

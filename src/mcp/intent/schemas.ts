@@ -5,6 +5,7 @@ import {
   EpistemicStatus,
   ExplicitBasis,
   Facet,
+  FeedbackClass,
   IntentMode,
   SourceKind,
 } from '../../events/intent/index.js';
@@ -32,8 +33,9 @@ export const ClaimId = z.string().min(1).max(128);
 /** Statements and excerpts are redacted and capped (500 / 160) after this input bound. */
 const Text = (max: number, what: string) => z.string().trim().min(1).max(max).describe(what);
 export const Statement = Text(
-  4000,
-  'one atomic statement; secrets are redacted, and it is capped at 500 characters',
+  20_000,
+  'one atomic statement on one line: secrets are redacted, and it is capped at 500 ' +
+    'characters; a multi-line or 4,000+ character text is refused as a prompt or transcript',
 );
 
 const sourceShape = {
@@ -57,6 +59,7 @@ export const AnySource = SourceOf(
   SourceKind.options.filter((k) => k !== 'explicit_import') as [SourceKind, ...SourceKind[]],
 );
 
+export const Facets = z.array(Facet).min(1).max(9);
 export const claimFields = {
   role: ClaimRole.optional().describe('what the claim speaks to; defaults by kind'),
   scope: ClaimScope.optional().describe('task (default), project, or long_term'),
@@ -74,6 +77,7 @@ export const ClaimSpec = z.strictObject({
   confidence: z.number().min(0).max(1).optional().describe('inferred claims only, 0..1'),
   affects_decision: Text(2000, 'unknowns: the decision it affects').optional(),
   disputes: z.array(ClaimId).max(50).optional().describe('disputes: the claims in disagreement'),
+  feedback_class: FeedbackClass.optional().describe('evidence of result feedback: its class'),
   ...claimFields,
 });
 
@@ -85,7 +89,21 @@ export const ClaimResult = z.object({
   supersedes: z.array(z.string()),
   redactions: z.number().int().describe('secret-shaped spans replaced by [REDACTED:kind]'),
   truncated: z.boolean().describe('a text was cut to its cap'),
+  task_ids: z
+    .array(z.string())
+    .optional()
+    .describe('long-term candidates: the distinct tasks it recurred in so far'),
+  candidate_type: z.literal('long_term_preference').optional(),
+  promoted_from: z.string().optional().describe('a confirmation: the candidate it confirmed'),
 });
+
+/** Long-term inferences: what makes two candidates in different tasks one preference. */
+export const SignalKey = z
+  .string()
+  .min(1)
+  .max(200)
+  .optional()
+  .describe('long-term inferences: an opaque key naming the preference across tasks');
 
 export const OffStatus = z.object({
   mode: z.literal('off'),
@@ -103,10 +121,13 @@ export const ClaimLine = z.object({
   confidence: z.number().nullable(),
   facets: z.array(Facet),
   affects_decision: z.string().nullable(),
+  feedback_class: FeedbackClass.optional(),
   supersedes: z.array(z.string()),
   imported: z.boolean(),
   valid_from: z.string(),
 });
+
+export type ClaimLineOf = z.infer<typeof ClaimLine>;
 
 export const Snapshot = z.object({
   project_id: z.string(),

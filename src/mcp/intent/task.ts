@@ -1,8 +1,13 @@
 import { z } from 'zod';
+import { intentError, taskNotFound } from '../../commands/intent/errors.js';
+import { intentRef } from '../../events/intent/index.js';
 import { packageVersion } from '../server.js';
 import type { AnyTool } from '../tool.js';
+import { compactText } from '../../projections/intent/compact.js';
 import { intentTool, type Scope } from './define.js';
+import * as L from './loop-forms.js';
 import * as S from './schemas.js';
+import { startTask } from './start.js';
 
 /** The task-level tools: start, snapshot, candidates, mode, and the server's status. */
 
@@ -13,40 +18,48 @@ const storage = (scope: Scope) => ({
   root_source: scope.root.source,
 });
 
-const snapshotOf = (scope: Scope, task_id: string) =>
-  scope.service.reads.snapshot(scope.call, task_id, scope.service.clock());
+const snapshotOf = (scope: Scope, task_id: string, maxChars?: number) =>
+  scope.service.reads.snapshot(scope.call, task_id, scope.service.clock(), maxChars);
+
+/** intent-loop's `compact_text`, beside the snapshot it renders (none for an off task). */
+const compact = (snapshot: Awaited<ReturnType<typeof snapshotOf>>) =>
+  'current' in snapshot ? { compact_text: compactText(snapshot) } : {};
 
 export const taskTools: AnyTool[] = [
   intentTool({
     name: 'intent_start_task',
     title: 'Start or associate a task',
     description:
-      'Starts a task in the project of the current root, with up to 12 initial claims and an ' +
-      'optional host session id, or associates with your existing task task_id. Returns the ' +
-      'task UUID and its snapshot. A retry with the same request_id lands on the same task.',
+      'Starts a task in the project of the current root, with up to 12 initial claims (claims, ' +
+      'or intent-loop’s initial_explicit: strings or {statement, scope, facets}, recorded as ' +
+      'said by the user) and an optional host session id, or associates with your existing ' +
+      'task task_id. mode private needs host_session_id; mode off takes no label or claims. ' +
+      'Returns the task UUID and its snapshot. A retry with the same request_id lands on the ' +
+      'same task.',
     args: {
       task_id: S.TaskId.optional(),
       host_session_id: z.string().min(1).max(500).optional(),
       request_id: S.RequestId,
       claims: z.array(S.ClaimSpec).max(12).optional(),
+      initial_explicit: L.InitialExplicit,
+      mode: S.IntentMode.optional().describe('on (default), private or off'),
+      label: L.Label,
     },
     output: z.object({
       task_id: z.string(),
       created: z.boolean(),
+      label: z.string().nullable().describe('intent-loop: the label, redacted; not stored'),
       claims: z.array(S.ClaimResult),
       snapshot: SnapshotOrOff,
+      compact_text: z.string().optional(),
     }),
     kind: 'mutation',
     starts: true,
     async run(args, scope) {
-      const started = await scope.service.startTask(scope.call, {
-        task_id: args.task_id,
-        host_session_id: args.host_session_id,
-        claims: args.claims ?? [],
-      });
+      const started = await startTask(args, scope);
       const snapshot = await snapshotOf(scope, started.task_id);
       return {
-        result: { task_id: started.task_id, ...started.result, snapshot },
+        result: { ...started.result, snapshot, ...compact(snapshot) },
         task_id: started.task_id,
         summary: `task ${started.task_id} ${started.result.created ? 'started' : 'associated'}`,
         replayed: started.replayed,
@@ -61,16 +74,46 @@ export const taskTools: AnyTool[] = [
       'Reads the capped current snapshot of a task: current claims (user-explicit first), open ' +
       'unknowns, unresolved disputes with both sides, stale warnings, and where storage is. ' +
       'Omitted items are counted, and no conflict is resolved to fit the cap.',
-    args: { task_id: S.TaskId },
-    output: z.object({ snapshot: SnapshotOrOff, storage: S.Storage }),
+    args: {
+      task_id: S.TaskId,
+      max_characters: z
+        .number()
+        .int()
+        .min(500)
+        .max(8000)
+        .optional()
+        .describe('intent-loop: a tighter character budget for the shown claims'),
+    },
+    output: z.object({
+      snapshot: SnapshotOrOff,
+      storage: S.Storage,
+      compact_text: z.string().optional().describe('the snapshot as a few lines of text'),
+      active_claims: z
+        .array(S.ClaimLine)
+        .optional()
+        .describe('intent-loop: the shown current, unknown and disputed claims in one list'),
+    }),
     kind: 'query',
     async run(args, scope) {
-      const snapshot = await snapshotOf(scope, args.task_id);
+      const snapshot = await snapshotOf(scope, args.task_id, args.max_characters);
       const summary =
         'current' in snapshot
           ? `${snapshot.active_claims} active claims, ${snapshot.unresolved_disputes} disputes`
           : `task ${args.task_id} is off`;
-      return { result: { snapshot, storage: storage(scope) }, task_id: args.task_id, summary };
+      const lines =
+        'current' in snapshot
+          ? {
+              active_claims: [...snapshot.current, ...snapshot.unknowns, ...snapshot.disputes].map(
+                ({ disputed_claims: _d, ...line }: { disputed_claims?: unknown } & S.ClaimLineOf) =>
+                  line,
+              ),
+            }
+          : {};
+      return {
+        result: { snapshot, storage: storage(scope), ...compact(snapshot), ...lines },
+        task_id: args.task_id,
+        summary,
+      };
     },
   }),
   intentTool({
@@ -84,6 +127,7 @@ export const taskTools: AnyTool[] = [
       task_id: S.TaskId,
       mode: S.IntentMode,
       host_session_id: z.string().min(1).max(500).optional(),
+      request_id: S.RequestId,
     },
     output: z.object({ task_id: z.string(), mode: S.IntentMode }),
     kind: 'mutation',
@@ -115,23 +159,52 @@ export const statusTool = intentTool({
   description:
     'Reports server and schema versions, the resolved storage directory, corruption status, and ' +
     'over the tasks you may reach (yours; every one for SYSTEM) the real Hook candidate count, ' +
-    'task counts and private-control counts. Returns no claim content and creates no storage ' +
-    '(an unknown root stays unknown).',
-  args: {},
+    'task counts and private-control counts; given task_id, that task’s mode too. Returns no ' +
+    'claim content and creates no storage (an unknown root stays unknown).',
+  args: { task_id: S.TaskId.optional().describe('intent-loop: also report this task’s mode') },
   output: z.object({
     server_version: z.string(),
     schema_version: z.number().int(),
     project_known: z.boolean(),
     storage: S.Storage,
-    corruption_status: z.enum(['ok', 'projection_lagging', 'fold_error']),
+    corruption_status: z.enum(['ok', 'projection_lagging', 'fold_error', 'corrupt']),
+    corruption: z
+      .object({ problems: z.array(z.string()), repair: z.string() })
+      .optional()
+      .describe(
+        'a corrupt store: what failed its checks, and the command that copies out the rest',
+      ),
     hook_candidate_count: z.number().int(),
     tasks: z.object({ on: z.number(), private: z.number(), off: z.number(), deleted: z.number() }),
     private_control: z.object({ tasks_in_memory: z.number(), claims_in_memory: z.number() }),
+    task: z
+      .object({ task_id: z.string(), mode: S.IntentMode, candidate_count: z.number().int() })
+      .optional(),
   }),
   kind: 'status',
-  async run(_args, scope) {
+  whenCorrupt: (corruption, root) => ({
+    result: {
+      server_version: packageVersion(),
+      schema_version: 1,
+      project_known: false,
+      storage: { data_dir: corruption.data_dir, root_source: root.source },
+      corruption_status: 'corrupt' as const,
+      corruption: { problems: corruption.problems, repair: corruption.repair },
+      hook_candidate_count: 0,
+      tasks: { on: 0, private: 0, off: 0, deleted: 0 },
+      private_control: { tasks_in_memory: 0, claims_in_memory: 0 },
+    },
+    task_id: null,
+    summary: `the store in ${corruption.data_dir} is corrupt; nothing was read`,
+  }),
+  async run(args, scope) {
     const p = scope.call.project_id;
     const heads = p === '' ? [] : await scope.service.reads.tasks(scope.call);
+    const ref = args.task_id === undefined ? undefined : intentRef(args.task_id);
+    const named = heads.find((h) => h.task_id === args.task_id || h.task_ref === ref);
+    if (args.task_id !== undefined && !named) throw taskNotFound();
+    if (named?.deleted)
+      throw intentError('TASK_DELETED', 'the task was deleted', { task_id: args.task_id });
     const count = (mode: string) => heads.filter((h) => !h.deleted && h.mode === mode).length;
     const inMemory = scope.service.store.counts(scope.call.principal);
     const status = await scope.app.projections.status();
@@ -156,8 +229,17 @@ export const statusTool = intentTool({
           deleted: heads.filter((h) => h.deleted).length,
         },
         private_control: { tasks_in_memory: inMemory.tasks, claims_in_memory: inMemory.claims },
+        ...(named
+          ? {
+              task: {
+                task_id: named.task_id,
+                mode: named.mode,
+                candidate_count: named.candidate_count,
+              },
+            }
+          : {}),
       },
-      task_id: null,
+      task_id: named?.task_id ?? null,
       summary: p === '' ? 'no intent project for this root yet' : `${heads.length} tasks`,
     };
   },

@@ -10,7 +10,14 @@ import { Annotations, defineTool, type AnyTool, type ToolAnnotations } from '../
  * service. Every answer names the project it resolved (`project_id` in the envelope).
  */
 
-export const text = (max: number, what: string) => z.string().min(1).max(max).describe(what);
+/** Required text: blank (only whitespace) is refused, as HAI-MCP strips every text argument. */
+export const text = (max: number, what: string) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .refine((s) => s.trim() !== '', 'must not be blank')
+    .describe(what);
 export const optionalText = (max: number, what: string) =>
   z.string().max(max).optional().describe(what);
 
@@ -31,18 +38,39 @@ export const projectRef = {
     .describe('this device’s id in the mount table (default: this host)'),
 };
 
+/**
+ * An acknowledgement: only the literal `true` counts. HAI-MCP's clients may send 1, "true" or
+ * 0; those are no acknowledgement (the gate answers owner_gate_required), not a malformed call.
+ */
+export const ackFlag = (what: string) =>
+  z
+    .union([z.boolean(), z.number(), z.string()])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === true))
+    .describe(what);
+
 export const gateArgs = {
   owner_code: z
     .string()
     .max(64)
     .optional()
     .describe('the one-time code the owner read (nonce gate); omit on the first call'),
-  owner_ack: z.boolean().optional().describe('ack_legacy gate only: the owner acknowledged'),
+  owner_ack: ackFlag('ack_legacy gate only: true when the owner acknowledged'),
   reason: optionalText(2000, 'why (required by the ack_legacy gate; recorded)'),
 };
 
-export const MissionId = Id.describe('the mission id hai_open_mission returned');
-export const SessionId = Id.describe('the session id hai_authorize_session returned');
+/**
+ * An id this surface made (mission, session, intake, checkpoint): never a path. HAI-MCP refuses
+ * a malformed one (`../../escape`) as invalid_args before looking it up.
+ */
+const madeId = (what: string) =>
+  Id.refine((id) => !id.includes('/') && !id.includes('..'), {
+    message: 'a malformed id (ids this server makes have no "/" or "..")',
+  }).describe(what);
+export const MissionId = madeId('the mission id hai_open_mission returned');
+export const SessionId = madeId('the session id hai_authorize_session returned');
+export const IntakeId = madeId('the intake id hai_intake returned');
+export const CheckpointId = madeId('a checkpoint id hai_checkpoint returned');
 export const ContractVersion = z
   .number()
   .int()

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { LaneStatus } from '../../events/missions/index.js';
 import type { AnyTool } from '../tool.js';
-import { gateArgs, missionTool, optionalText, projectRef, text } from './define.js';
+import {
+  CheckpointId,
+  IntakeId,
+  gateArgs,
+  missionTool,
+  optionalText,
+  projectRef,
+  text,
+} from './define.js';
 import * as S from './schemas.js';
 
 /** The desk rows of the gate matrix: health, status, next steps, lanes, inbox, checkpoints. */
@@ -116,7 +124,12 @@ export const deskTools: AnyTool[] = [
     description:
       'Owner-gated: promotes the proposal (or content) to NEXT_STEP.md. Call without owner_code: owner_gate_required (status pending_owner_code) and a one-time code goes to the owner; call again with owner_code. The code is bound to this exact content and single-use.',
     args: { ...projectRef, content: z.string().min(1).max(20_000).optional(), ...gateArgs },
-    output: z.object({ file: z.string(), content: z.string(), content_hash: z.string() }),
+    output: z.object({
+      file: z.string(),
+      content: z.string(),
+      content_hash: z.string(),
+      owner_gate: S.OwnerGateEcho.optional(),
+    }),
     kind: 'overwrite',
     run: (s, { content, owner_code, owner_ack, reason, ...ref }, who) =>
       s.acceptNextStep(
@@ -146,7 +159,7 @@ export const deskTools: AnyTool[] = [
     title: 'Recover',
     description:
       'Read-only advice: the smallest next action from the latest (or a named) checkpoint and what changed since.',
-    args: { ...projectRef, checkpoint_id: z.string().min(1).max(128).optional() },
+    args: { ...projectRef, checkpoint_id: CheckpointId.optional() },
     output: z.object({
       checkpoint: S.Checkpoint.nullable(),
       advice: z.string(),
@@ -178,7 +191,7 @@ export const dailyTools: AnyTool[] = [
       'Reduces an intake to exactly one decision and one next step; everything in parklist goes to the inbox.',
     args: {
       ...projectRef,
-      intake_id: z.string().min(1).max(128),
+      intake_id: IntakeId,
       decision: text(2000, 'the one decision'),
       next_step: text(2000, 'the one next step'),
       parklist: z.array(z.string().min(1).max(2000)).max(50).optional(),
@@ -188,6 +201,7 @@ export const dailyTools: AnyTool[] = [
       decision: z.string(),
       next_step: z.string(),
       parked_item_ids: z.array(z.string()),
+      parked_count: z.number().int(),
     }),
     kind: 'change',
     run: (s, { intake_id, decision, next_step, parklist, ...ref }, who) =>
@@ -210,7 +224,10 @@ export const dailyTools: AnyTool[] = [
     output: z.object({
       day: z.string(),
       revoked_sessions: z.array(z.string()),
+      status: z.literal('day_stopped'),
       missions_closed: z.literal(false),
+      next_mission: z.null().describe('a stop plans no next mission'),
+      manual_practice: z.array(z.string()).describe('the logbook, blank entries dropped'),
       next_mission_planned: z.literal(false),
     }),
     kind: 'change',

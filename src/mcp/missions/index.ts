@@ -1,15 +1,12 @@
+import { withEnvelopeStyle } from '../flat-envelope.js';
 import type { Surface } from '../tool.js';
 import { dailyTools, deskTools } from './desk-tools.js';
-import {
-  checkActivityTool,
-  missionStartTool,
-  missionTools,
-  proofTool,
-} from './mission-tools.js';
+import { learningTools } from './learning-tools.js';
+import { checkActivityTool, missionStartTool, missionTools, proofTool } from './mission-tools.js';
 
 /**
- * The missions surface (contracts/missions.md): the 18 tools of the gate matrix and the six
- * daily-loop tools. Errors carry the contract's codes; argument errors are `invalid_args`.
+ * The missions surface (contracts/missions.md): the 18 tools of the gate matrix, the six
+ * daily-loop tools and the three learning tools (27, as HAI-MCP v0.1). Errors carry the contract's codes; argument errors are `invalid_args`.
  */
 export const missionsSurface: Surface = {
   name: 'missions',
@@ -18,11 +15,14 @@ export const missionsSurface: Surface = {
     'Missions with finite contracts. Open one mission per project (hai_open_mission or ' +
     'hai_mission_start), take a session lease (hai_authorize_session), check each step ' +
     '(hai_check_activity) and do what required_action says, close with evidence (hai_proof). ' +
-    'Owner-gated calls answer owner_gate_required first: ask the owner for the code.',
+    'Owner-gated calls answer owner_gate_required first: ask the owner for the code. ' +
+    'Answers are flat (HAI-MCP v0.1): the text block is the JSON of the answer, its fields at ' +
+    'the top level; a refusal is ok:false with error (the code), message and its details.',
   tiers: ['all'],
   defaultTier: 'all',
   errorCodes: { invalid_argument: 'invalid_args' },
-  tools: [
+  nullIsAbsent: true,
+  tools: withEnvelopeStyle('flat', [
     ...deskTools,
     ...missionTools,
     ...dailyTools.slice(0, 2),
@@ -34,5 +34,6 @@ export const missionsSurface: Surface = {
     ),
     proofTool(),
     ...dailyTools.slice(2),
-  ],
+    ...learningTools,
+  ]),
 };

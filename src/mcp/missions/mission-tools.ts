@@ -3,6 +3,7 @@ import type { AnyTool } from '../tool.js';
 import {
   ContractVersion,
   MissionId,
+  ackFlag,
   SessionId,
   gateArgs,
   missionTool,
@@ -25,6 +26,15 @@ const activityArgs = {
     .optional()
     .describe('files touched, relative to the project'),
   activity_kind: z.string().min(1).max(64).optional().describe('edit, test, commit, push, …'),
+  trace_events: z
+    .array(z.looseObject({ action: z.string().min(1).max(64) }))
+    .max(50)
+    .optional()
+    .describe('HAI-MCP’s trace: every action is checked as an activity_kind'),
+  evidence: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('what the agent observed; echoed, not stored'),
   declares_blocker: z.boolean().optional().describe('true when you are blocked'),
 };
 
@@ -50,7 +60,7 @@ export const openMissionTool = (): AnyTool =>
     description:
       'Opens a bounded mission with contract v1: objective, artifact, done_criteria [{id, description}], owner, non_goals, constraints {project_path | project_id, allowed_paths, capabilities, max_parallel_sessions}. A vague objective or a missing artifact answers review_required with issues[]; a second active mission in the project answers active_mission_exists.',
     args: { objective, ...S.contractArgs },
-    output: S.MissionView,
+    output: S.OpenedMission,
     kind: 'change',
     run: (s, args, who) => s.openMission(args, who),
     summary: (m) => `mission ${m.mission_id} open, contract v${m.contract_version}`,
@@ -67,7 +77,7 @@ export const missionStartTool = (): AnyTool =>
       ...S.contractArgs,
       time_limit_hours: z.number().positive().max(168).optional(),
     },
-    output: S.MissionView,
+    output: S.OpenedMission,
     kind: 'change',
     run: (s, { problem, time_limit_hours, ...rest }, who) =>
       s.openMission(
@@ -124,7 +134,10 @@ export const missionTools: AnyTool[] = [
       expected_result: text(2000, 'what it will hand back'),
       duration_minutes: z.number().int().min(1).max(480),
       criterion_ids: z.array(z.string().min(1).max(128)).min(1).max(50),
-      request_id: text(200, 'idempotency key of this request'),
+      request_id: text(
+        200,
+        'idempotency key of this request: a retry returns the same lease',
+      ).optional(),
       capabilities: z.array(z.string().min(1).max(64)).max(20).optional(),
       harness_id: z.string().min(1).max(200).optional(),
     },
@@ -144,7 +157,7 @@ export const missionTools: AnyTool[] = [
     description:
       'Returns the exact canonical contract of a valid session lease (not a summary). An expired lease answers lease_expired with required_action "pause".',
     args: { ...projectRef, session_id: SessionId },
-    output: S.MissionView.extend({ session_id: z.string(), expires_at: z.string() }),
+    output: S.LeaseContract,
     kind: 'query',
     run: (s, { session_id, ...ref }, who) => s.getContract(ref, session_id, who),
     summary: (m) => `contract v${m.contract_version} of ${m.mission_id}`,
@@ -189,7 +202,7 @@ export const missionTools: AnyTool[] = [
       reason: text(2000, 'why the contract changes'),
       changes: S.ContractChangesInput,
       mode: z.enum(['normal', 'break_glass']).optional(),
-      break_glass_marker: z.boolean().optional(),
+      break_glass_marker: ackFlag('true: the owner marked this a break-glass change'),
       owner_code: gateArgs.owner_code,
       owner_ack: gateArgs.owner_ack,
     },
@@ -221,7 +234,7 @@ export const missionTools: AnyTool[] = [
       project_id: z.string().min(1).max(128),
       device_id: text(128, 'the device'),
       local_path: text(4096, 'absolute directory on that device'),
-      owner_ack: z.boolean(),
+      owner_ack: ackFlag('true: the owner acknowledged the bind'),
       reason: optionalText(2000, 'why').default(''),
     },
     output: z.object({
@@ -232,7 +245,7 @@ export const missionTools: AnyTool[] = [
       mounts: z.array(z.string()),
     }),
     kind: 'change',
-    run: (s, args, who) => s.bindProject(args, who),
+    run: (s, args, who) => s.bindProject({ ...args, owner_ack: args.owner_ack === true }, who),
     summary: (m) => `${m.project_id} mounted at ${m.local_path} on ${m.device_id}`,
   }),
 ];

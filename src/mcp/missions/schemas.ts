@@ -7,20 +7,34 @@ import {
   RequiredAction,
 } from '../../events/missions/index.js';
 import { Id } from '../../commands/ids.js';
-import { text } from './define.js';
 
 /** Inputs and results of the missions surface. */
 
+/**
+ * A criterion as HAI-MCP's clients send it: `null` for a field is the field left out (the
+ * surface's rule); without an id it is `dc-<n>` (its place in the list), and without a
+ * description the contract is review_required ("missing description"), not malformed.
+ */
 export const CriterionInput = z.strictObject({
-  id: Id.describe('a short id such as C1'),
-  description: text(2000, 'how the criterion is checked'),
+  id: Id.optional().describe('a short id such as C1 (default dc-<n>, n its place from 1)'),
+  description: z.string().max(2000).optional().describe('how the criterion is checked'),
+  verifiable: z
+    .boolean()
+    .optional()
+    .describe('HAI-MCP’s flag, not stored: false makes the contract review_required'),
+  evidence: z
+    .string()
+    .max(200)
+    .optional()
+    .describe('HAI-MCP’s evidence kind (e.g. "file"), not stored'),
 });
 
 export const ConstraintsInput = z.strictObject({
   project_path: z.string().min(1).max(4096).optional().describe('absolute project directory'),
   project_id: Id.optional().describe('or a logical project bound with hai_bind_project'),
   allowed_paths: z
-    .array(z.string().min(1).max(1024))
+    // "" is the project root, as a mission returns "." (so returned constraints can go back)
+    .array(z.string().max(1024))
     .max(100)
     .optional()
     .describe('paths (relative to the project) the work may touch; empty: the whole project'),
@@ -37,6 +51,16 @@ export const ConstraintsInput = z.strictObject({
     .optional()
     .describe('session leases at once (default 1)'),
   time_limit_hours: z.number().positive().max(168).optional(),
+  owner: z
+    .string()
+    .max(200)
+    .optional()
+    .describe('ignored: the owner is the contract’s top-level field'),
+  device_id: z
+    .string()
+    .max(128)
+    .optional()
+    .describe('ignored: a device is mounted with hai_bind_project and named by the lease'),
 });
 
 export const contractArgs = {
@@ -49,24 +73,54 @@ export const contractArgs = {
   ),
 };
 
-export const ContractChangesInput = z.strictObject({
-  objective: z.string().max(2000).optional(),
-  artifact: z.string().max(1000).optional(),
-  done_criteria: z.array(CriterionInput).max(50).optional(),
-  non_goals: z.array(z.string().min(1).max(500)).max(50).optional(),
-  owner: z.string().max(200).optional(),
-  constraints: ConstraintsInput.omit({ project_path: true, project_id: true }).optional(),
-});
+/** Fields of a mission the system keeps: a recontract naming one is refused, by name. */
+const SYSTEM_FIELDS = [
+  'mission_id',
+  'contract_version',
+  'contract_hash',
+  'status',
+  'created_at',
+  'recontracted_at',
+  'recontract_reason',
+  'recontract_mode',
+] as const;
+
+export const ContractChangesInput = z
+  .strictObject({
+    objective: z.string().max(2000).optional(),
+    artifact: z.string().max(1000).optional(),
+    done_criteria: z.array(CriterionInput).max(50).optional(),
+    non_goals: z.array(z.string().min(1).max(500)).max(50).optional(),
+    owner: z.string().max(200).optional(),
+    constraints: ConstraintsInput.optional().describe(
+      'field by field; the project_path or project_id a mission returned may be sent back unchanged',
+    ),
+    ...Object.fromEntries(
+      SYSTEM_FIELDS.map((f) => [f, z.unknown().optional().describe('system-managed: refused')]),
+    ),
+  })
+  .superRefine((changes, ctx) => {
+    for (const field of SYSTEM_FIELDS)
+      if ((changes as Record<string, unknown>)[field] !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: [field],
+          message: `system-managed field cannot be changed via recontract: ${field}`,
+        });
+  });
 
 export const EvidenceInput = z
   .record(
     Id,
-    z.strictObject({
-      paths: z.array(z.string().min(1).max(1024)).min(1).max(50),
-      note: z.string().max(2000).optional(),
-    }),
+    z
+      .strictObject({
+        paths: z.array(z.string().min(1).max(1024)).min(1).max(50).optional(),
+        path: z.string().min(1).max(4096).optional().describe('HAI-MCP’s form: one file'),
+        note: z.string().max(2000).optional(),
+      })
+      .refine((e) => e.paths !== undefined || e.path !== undefined, 'give paths or path'),
   )
-  .describe('per done criterion: files inside the project that prove it');
+  .describe('per done criterion: files inside the project that prove it (paths, or one path)');
 
 export const MissionView = z.object({
   mission_id: z.string(),
@@ -100,19 +154,68 @@ export const ActivityResult = z.object({
   classification: DriftClass,
   required_action: RequiredAction,
   reasons: z.array(z.string()),
+  reason: z.string().describe('the reasons, joined (HAI-MCP)'),
+  criterion_id: z.string().nullable(),
+  activity_kind: z.string().nullable(),
+  evidence: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** A mission just opened: its contract passed review. */
+export const OpenedMission = MissionView.extend({ validation: z.literal('validated') });
+
+/** The contract of a lease, with what HAI-MCP's clients read beside it. */
+export const LeaseContract = MissionView.extend({
+  session_id: z.string(),
+  expires_at: z.string(),
+  remaining_seconds: z.number().int().nonnegative().describe('whole seconds the lease has left'),
+  done_criteria: ContractBody.shape.done_criteria,
+  non_goals: ContractBody.shape.non_goals,
+});
+
+/** How an owner-gated change passed (HAI-MCP's echo, docs/OWNER_GATE.md "Passed"). */
+export const OwnerGateEcho = z.object({
+  gate: z.enum(['nonce', 'ack_legacy']),
+  challenge_id: z.string().nullable().describe('the challenge the code answered (nonce)'),
+  audit_event_id: z.string().describe('where the change is in the log: `position:<n>`'),
 });
 
 export const Recontracted = MissionView.extend({
-  diff: z.array(FieldChange),
+  diff: z.array(FieldChange.extend({ old: z.unknown(), new: z.unknown() })),
   revoked_sessions: z.array(z.string()),
+  audit_classification: z.literal('break_glass').nullable(),
+  owner_gate: OwnerGateEcho.optional().describe('how the owner gate passed (always, on success)'),
 });
 
 export const Closed = z.object({
   mission_id: z.string(),
   status: z.enum(['completed', 'abandoned', 'incomplete']),
   missing_criteria: z.array(z.string()),
-  unverified_paths: z.array(z.string()),
+  unverified_paths: z.array(z.string()).describe('evidence paths that do not exist'),
+  invalid_evidence: z
+    .array(
+      z.object({
+        criterion_id: z.string(),
+        path: z.string(),
+        error: z.string(),
+        message: z.string(),
+      }),
+    )
+    .describe('evidence that is no file (a directory, a NUL byte): its criterion stays missing'),
+  verified_criteria: z
+    .record(
+      z.string(),
+      z.object({
+        path: z.string(),
+        sha256: z.string(),
+        files: z.array(z.object({ path: z.string(), sha256: z.string(), bytes: z.number() })),
+      }),
+    )
+    .describe('per criterion: its (first) evidence file and sha256, and every file'),
+  outcome_summary: z.string(),
+  next_mission: z.null().describe('a close plans no next mission'),
+  reason: z.string().optional().describe('why it was abandoned'),
   revoked_sessions: z.array(z.string()),
+  owner_gate: OwnerGateEcho.optional().describe('an abandon: how the owner gate passed'),
 });
 
 export const Lanes = z.object({
@@ -146,6 +249,7 @@ export const Status = z.object({
 
 export const Health = z.object({
   ok: z.boolean(),
+  hai_home: z.string().describe('the data directory: the log and the home project live here'),
   owner_gate: z.object({
     mode: z.enum(['nonce', 'ack_legacy']),
     channel: z.string(),

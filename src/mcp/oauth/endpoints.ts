@@ -3,6 +3,8 @@ import type { App } from '../../app/app.js';
 import { oauth } from '../../app/project/oauth.js';
 import { isDomainError } from '../../commands/errors.js';
 import type { HttpRoute } from '../http/handler.js';
+import { peerOf } from '../http/peer.js';
+import { registrationLimiter } from './register-limit.js';
 import { oauthError, REGISTER_PATH, REVOKE_PATH, TOKEN_PATH } from './metadata.js';
 
 const MAX_BODY = 64 * 1024;
@@ -54,7 +56,21 @@ const readJson = async (request: Request): Promise<unknown> => {
  * (`none`): PKCE, not a secret, binds the code to the client (RFC 7591 §3.2.1 lets the server
  * replace a requested method).
  */
-const register = async (app: App, request: Request): Promise<Response> => {
+const register = async (
+  app: App,
+  request: Request,
+  limit: ReturnType<typeof registrationLimiter>,
+): Promise<Response> => {
+  const wait = limit(peerOf(request));
+  if (wait !== undefined) {
+    const refused = oauthError(
+      429,
+      'temporarily_unavailable',
+      `too many client registrations from this address; retry in ${wait} s`,
+    );
+    refused.headers.set('retry-after', String(wait));
+    return refused;
+  }
   let body: unknown;
   try {
     body = await readJson(request);
@@ -171,13 +187,13 @@ const revoke = async (app: App, request: Request): Promise<Response> => {
 };
 
 /** The authorization server's POST endpoints (the consent page is consent.ts). */
-export const oauthEndpointsRoute =
-  (app: App): HttpRoute =>
-  async (request) => {
+export const oauthEndpointsRoute = (app: App): HttpRoute => {
+  const limit = registrationLimiter();
+  return async (request) => {
     if (request.method !== 'POST') return undefined;
     switch (new URL(request.url).pathname) {
       case REGISTER_PATH:
-        return register(app, request);
+        return register(app, request, limit);
       case TOKEN_PATH:
         return token(app, request);
       case REVOKE_PATH:
@@ -186,3 +202,4 @@ export const oauthEndpointsRoute =
         return undefined;
     }
   };
+};

@@ -209,7 +209,7 @@ const OrderSource = z.looseObject({
 
 /**
  * Order arrays already checked: get_build_order's `order` is one frozen array per (project, log
- * head) (storymap-queries.ts), so at one head its shape is checked once.
+ * head) (storymap/queries.ts), so at one head its shape is checked once.
  */
 const checked = new WeakSet<object>();
 

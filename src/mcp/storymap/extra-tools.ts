@@ -1,6 +1,6 @@
 import { cwd } from 'node:process';
 import { z } from 'zod';
-import { localFilePath, SANDBOX_META } from '../../app/intent/root.js';
+import { hostSandbox, localFilePath } from '../../app/project/host-root.js';
 import { storymap } from '../../app/storymap/index.js';
 import { saveDesign } from '../../app/storymap/design.js';
 import { getDesign } from '../../app/storymap/design-fetch.js';
@@ -20,11 +20,7 @@ import { read, result, StoryRef, write, type Call } from './define.js';
 const candidatesOf =
   (ctx: ToolContext): RootCandidates =>
   async () => {
-    const state = ctx.call.meta?.[SANDBOX_META];
-    const sandbox =
-      state !== null && typeof state === 'object' && !Array.isArray(state)
-        ? localFilePath((state as { sandboxCwd?: unknown }).sandboxCwd)
-        : undefined;
+    const sandbox = hostSandbox(ctx.call.meta)?.cwd;
     // the host named its directory: nothing else is asked (as intent's root resolution does)
     if (sandbox !== undefined) return [sandbox];
     const roots = await clientRoots(ctx.call);

@@ -13,7 +13,7 @@ import { storyTools } from './story-tools.js';
  * criteria, releases, the build order, decisions and notes. Its create_project clashes with
  * governance's, so `serve` mounts it at /mcp/storymap. Its instructions are the spec-my-idea
  * prompt's text; get_story, get_status, check_release_readiness and get_build_order render
- * cards (storymap-cards.ts).
+ * cards (storymap/cards.ts).
  */
 export const storyMapSurface: Surface = {
   name: 'storymap',

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { cancelledAmong, type CancelledStory } from '../../app/storymap/cancelled.js';
 import { findLink } from '../../app/storymap/link.js';
@@ -75,6 +76,26 @@ export const cancelledStop = (story: CancelledStory) =>
     },
   );
 
+/**
+ * The session the local server names for itself, for the hosted tools that take one: the linked
+ * directory. Stateless HTTP gives a call no session, and the local contract has no `session`
+ * argument; the hosted tool ignores the name where the transport has a session (stdio,
+ * stateful HTTP) and scopes it to the caller, so one actor's agent in one linked directory
+ * holds its claim across calls and server restarts.
+ */
+const localSession = (root: string): string => {
+  const name = `local:${root}`;
+  // the hosted `session` is at most 200 characters
+  return name.length <= 200
+    ? name
+    : `local:sha256:${createHash('sha256').update(root).digest('hex').slice(0, 32)}`;
+};
+
+const withSession = (hosted: string, args: Record<string, unknown>, root: string) =>
+  hostedTool(hosted)?.input.shape.session !== undefined && args.session === undefined
+    ? { ...args, session: localSession(root) }
+    : args;
+
 /** Runs the hosted tool with the linked project, as if the caller had named it. */
 const delegate = async (
   local: string,
@@ -104,13 +125,14 @@ export const localTool = <A extends Shape>(spec: LocalSpec<A>): AnyTool => {
     ...(meta ? { meta } : {}),
     async run(input, ctx) {
       const args = input as Args<A>;
-      const { project_id } = await findLink();
+      const { project_id, root } = await findLink();
       const refs = spec.names?.(args) ?? [];
       if (refs.length > 0) {
         const cancelled = await cancelledAmong(ctx.app, project_id, refs, ctx.principal);
         if (cancelled) throw cancelledStop(cancelled);
       }
-      const answer = await delegate(spec.name, spec.hosted, spec.toHosted(args), project_id, ctx);
+      const hostedArgs = withSession(spec.hosted, spec.toHosted(args), root);
+      const answer = await delegate(spec.name, spec.hosted, hostedArgs, project_id, ctx);
       return {
         ...answer,
         project_id,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DecisionCategory, Effort, StoryPriority } from '../../events/storymap/index.js';
 import { Annotations, type AnyTool } from '../tool.js';
 import { localTool, StoryRef } from './local-define.js';
+import { own } from '../../events/own.js';
 
 /**
  * The local server's 15 tools (contracts/storymap.md, "Local server"): core 7, standard +5,
@@ -23,7 +24,7 @@ type Row = { key?: unknown; title?: unknown; activity?: unknown; status?: unknow
 const filtered = (result: unknown, filter: string | undefined) => {
   const r = result as { stories: Row[] } & Record<string, unknown>;
   if (filter === undefined) return r;
-  const group = FILTERS[filter];
+  const group = own(FILTERS, filter);
   const term = filter.toLowerCase();
   const keep = (s: Row) =>
     group

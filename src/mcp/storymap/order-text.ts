@@ -20,7 +20,7 @@ export const buildOrderText = (answer: Answer, projectId: string): string =>
 
 /**
  * The rows, made once per listing: `answer.order` is the same frozen array for every read at one
- * log head (storymap-queries.ts), so a repeated call at that head reuses them.
+ * log head (storymap/queries.ts), so a repeated call at that head reuses them.
  */
 const listed = new WeakMap<Answer['order'], string>();
 const listedText = (answer: Answer): string => {

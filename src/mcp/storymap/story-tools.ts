@@ -8,14 +8,7 @@ import { unanswered } from '../../commands/storymap/vision.js';
 import { Effort, StoryPriority, StoryStatus } from '../../events/storymap/index.js';
 import type { StoryState } from '../../commands/storymap/story-state.js';
 import type { AnyTool } from '../tool.js';
-import {
-  CriterionInputSchema,
-  read,
-  result,
-  StoryRef,
-  write,
-  type Call,
-} from './define.js';
+import { CriterionInputSchema, read, result, StoryRef, write, type Call } from './define.js';
 
 const userStory = {
   as_a: z.string().max(2000).optional(),

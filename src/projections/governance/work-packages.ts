@@ -13,7 +13,8 @@ import {
   type WorkPackageStatus,
 } from '../../events/governance/index.js';
 import type { ModelStore } from '../../events/index.js';
-import { defineProjector, modelKey, type LogEventOf } from '../projector.js';
+import { defineProjector, modelKey, modelKeyPrefix, type LogEventOf } from '../projector.js';
+import { readsOf } from '../read-model.js';
 
 /** A work package as `get_work_package` shows it: the command result's fields plus times. */
 export type ReviewView = {
@@ -84,6 +85,13 @@ type Data<T extends PackageEvent['type']> = Extract<PackageEvent, { type: T }>['
 
 export const workPackageKey = (projectId: string, id: string) => modelKey('wp', projectId, id);
 export const reviewKey = (projectId: string, id: string) => modelKey('review', projectId, id);
+
+/** A project's work packages, for the web view (the surface reads through workPackageQueries). */
+export const workPackagesModel = {
+  packages: readsOf<WorkPackageView>('work-packages').range((projectId: string) =>
+    modelKeyPrefix('wp', projectId),
+  ),
+};
 
 const issued = (d: Data<'work_package.issued'>, at: string): WorkPackageView => ({
   ...d,

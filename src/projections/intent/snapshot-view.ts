@@ -26,6 +26,7 @@ export type TaskHead = {
 };
 
 export const SNAPSHOT_CAPS = { current: 40, unknowns: 20, disputes: 20, chars: 16_000 } as const;
+export type SnapshotCaps = { readonly [K in keyof typeof SNAPSHOT_CAPS]: number };
 /** An unconfirmed inferred long-term claim goes stale after this long (NOTES.md). */
 export const STALE_AFTER_MS = 90 * 24 * 60 * 60 * 1000;
 
@@ -39,6 +40,7 @@ export type ClaimLine = {
   confidence: number | null;
   facets: ClaimBody['facets'];
   affects_decision: string | null;
+  feedback_class?: ClaimBody['feedback_class'];
   supersedes: string[];
   imported: boolean;
   valid_from: string;
@@ -80,6 +82,7 @@ const line = ({ body }: ClaimView): ClaimLine => ({
   confidence: body.confidence,
   facets: body.facets,
   affects_decision: body.affects_decision,
+  ...(body.feedback_class === undefined ? {} : { feedback_class: body.feedback_class }),
   supersedes: body.supersedes,
   imported: body.import_id !== null,
   valid_from: body.valid_from,
@@ -132,14 +135,45 @@ export type PreparedClaims = {
   disputes: readonly ClaimView[];
   unknowns: readonly ClaimView[];
   current: readonly ClaimView[];
-  /** active candidates not yet promoted: the only claims `now` can make stale */
+  /** active candidates not yet promoted: counted apart, the only claims `now` can make stale */
   candidates: readonly ClaimView[];
   /** active disputes naming a claim that is no longer active */
   overInactive: readonly ClaimView[];
 };
 
+/**
+ * A task's claims with every reference to a claim no longer in the task (deleted) taken out:
+ * a deleted id shows in no view, snapshot or export, and an export imports again. A dispute
+ * left with fewer than two sides stands free, as an import makes it.
+ */
+export const withoutDangling = (claims: readonly ClaimView[]): ClaimView[] => {
+  const ids = new Set(claims.map((c) => c.body.claim_id));
+  return claims.map((c) => {
+    const { supersedes, disputes } = c.body;
+    const superseded_by =
+      c.superseded_by !== null && ids.has(c.superseded_by) ? c.superseded_by : null;
+    const clean = supersedes.every((id) => ids.has(id)) && disputes.every((id) => ids.has(id));
+    if (clean && superseded_by === c.superseded_by) return c;
+    const sides = disputes.filter((id) => ids.has(id));
+    return {
+      ...c,
+      superseded_by,
+      body: {
+        ...c.body,
+        supersedes: supersedes.filter((id) => ids.has(id)),
+        disputes: sides.length >= 2 ? sides : [],
+      },
+    };
+  });
+};
+
+/**
+ * A long-term candidate waiting for the three-task plus confirmation rule is no current claim
+ * (contracts/intent.md): it is counted with the candidates, never shown as what the user wants.
+ */
 export const prepareClaims = (claims: readonly ClaimView[]): PreparedClaims => {
-  const active = claims.filter((c) => c.life === 'active').sort(byPriority);
+  const live = claims.filter((c) => c.life === 'active').sort(byPriority);
+  const active = live.filter((c) => !mayGoStale(c));
   const byId = new Map(claims.map((c) => [c.body.claim_id, c]));
   const disputes = active.filter((c) => c.body.epistemic_status === 'disputed');
   return {
@@ -148,7 +182,7 @@ export const prepareClaims = (claims: readonly ClaimView[]): PreparedClaims => {
     disputes,
     unknowns: active.filter((c) => c.body.epistemic_status === 'unknown'),
     current: active.filter((c) => RANK[c.body.epistemic_status] < RANK.unknown),
-    candidates: active.filter(mayGoStale),
+    candidates: live.filter(mayGoStale),
     overInactive: disputes.filter((d) =>
       d.body.disputes.some((id) => byId.get(id)?.life !== 'active'),
     ),
@@ -159,7 +193,7 @@ export const snapshotOf = (
   head: TaskHead,
   prepared: PreparedClaims,
   now: string,
-  caps: typeof SNAPSHOT_CAPS = SNAPSHOT_CAPS,
+  caps: SnapshotCaps = SNAPSHOT_CAPS,
 ): Snapshot => {
   const at = Date.parse(now);
   const stale = prepared.candidates.filter((c) => isStale(c, at));
@@ -212,5 +246,5 @@ export const buildSnapshot = (
   head: TaskHead,
   claims: readonly ClaimView[],
   now: string,
-  caps: typeof SNAPSHOT_CAPS = SNAPSHOT_CAPS,
+  caps: SnapshotCaps = SNAPSHOT_CAPS,
 ): Snapshot => snapshotOf(head, prepareClaims(claims), now, caps);

@@ -1,4 +1,9 @@
-import { claimSubject, intentEvents, type ClaimBody } from '../../events/intent/index.js';
+import {
+  claimSubject,
+  intentEvents,
+  intentRef,
+  type ClaimBody,
+} from '../../events/intent/index.js';
 import type { ModelStore } from '../../events/index.js';
 import {
   defineProjector,
@@ -13,21 +18,28 @@ import type { ClaimView, TaskHead } from './snapshot-view.js';
 
 /**
  * The intent snapshot read model: per task a head (mode, counts) and one value per claim; the
- * capped snapshot itself is built from them at read time (intent-snapshot-view.ts), because
+ * capped snapshot itself is built from them at read time (intent/snapshot-view.ts), because
  * staleness depends on `now`. Deleted claims and tasks leave no value behind. Beside the
  * claims, each active direct user statement has a small value of its own (sealed as its claim
  * is), and the head counts the active claims: a SessionStart Hook reads those, not every claim.
  */
 export const INTENT_SNAPSHOT = 'intent.snapshot';
 
+// A claim's keys end in its ref (intentRef), never its id: a key outlives its value in LevelDB's
+// files (old tables, the write-ahead log, a table's bounds in the MANIFEST), and a deleted
+// claim's id must be in none of them. `r` below is always a claim's ref.
+// A task's keys end in its ref too (`t` below is a task's ref, `r` a claim's): its id is only
+// in its head's value, sealed under the task's subject, so shredded with the task.
 const taskKey = (p: string, t: string) => modelKey('task', p, t);
+/** A deleted task's marker, unsealed (its head is gone with its key): its owner, no id. */
+const deletedKey = (p: string, t: string) => modelKey('deleted', p, t);
 const claimPrefix = (p: string, t: string) => modelKeyPrefix('claim', p, t);
-const claimKey = (p: string, t: string, c: string) => modelKey('claim', p, t, c);
-/** An active claim's marker: ids only, unsealed, so a claim shredded before its tombstone is
+const claimKey = (p: string, t: string, r: string) => modelKey('claim', p, t, r);
+/** An active claim's marker: refs only, unsealed, so a claim shredded before its tombstone is
  * folded still tells whether it was active, live and in a replay alike. */
-const activeKey = (p: string, t: string, c: string) => modelKey('active', p, t, c);
+const activeKey = (p: string, t: string, r: string) => modelKey('active', p, t, r);
 const directPrefix = (p: string, t: string) => modelKeyPrefix('direct', p, t);
-const directKey = (p: string, t: string, c: string) => modelKey('direct', p, t, c);
+const directKey = (p: string, t: string, r: string) => modelKey('direct', p, t, r);
 const candidatePrefix = (p: string, t: string) => modelKeyPrefix('candidate', p, t);
 const candidateKey = (p: string, t: string, c: string) => modelKey('candidate', p, t, c);
 
@@ -52,7 +64,10 @@ const isDirect = (body: ClaimBody): boolean =>
 type Head = TaskHead & {
   /** who started the task and owns it: the start event's envelope actor_id */
   owner: string;
+  /** the host session feeding the task now: its start's, or the last one associated */
   host_session_hash: string | null;
+  /** the log position that session was bound at: of two tasks a session named, the later wins */
+  associated_position: number;
   /** claims whose life is active */
   active: number;
   /**
@@ -64,25 +79,42 @@ type Head = TaskHead & {
   last_position: number;
   /** set by a recovery flag (post-compact), null once served; absent on a task never flagged */
   recovery?: RecoveryFlag | null;
+  /** the subject the head is sealed under; absent for a task written before (unsealed) */
+  subject?: string;
+  /** a deleted task's ref, in place of its id (`task_id` is empty then) */
+  task_ref?: string;
 };
 
+/**
+ * A claim's value as stored: with the subject its events were sealed under (a claim written
+ * before refs keeps its legacy subject, whose key is the one that exists).
+ */
+type StoredClaim = ClaimView & { subject?: string };
+type DeletedMarker = { owner: string };
+
 /** A claim's value holds its statement: sealed under the claim's subject, shredded with it. */
-const putClaim = (tx: ModelTx, key: string, view: ClaimView) =>
-  tx.put(key, view, { seal: claimSubject(view.body.claim_id) });
+const putClaim = (tx: ModelTx, key: string, view: StoredClaim) =>
+  tx.put(key, view, { seal: view.subject ?? claimSubject(view.body.claim_id) });
+
+/** The head holds the task's id: sealed under the task's subject (a legacy task's: in clear). */
+const putHead = (tx: ModelTx, p: string, t: string, head: Head) =>
+  head.subject === undefined
+    ? tx.put(taskKey(p, t), head)
+    : tx.put(taskKey(p, t), head, { seal: head.subject });
 
 const updateHead = async (tx: ModelTx, p: string, t: string, change: (h: Head) => Head) => {
   const head = await tx.get<Head>(taskKey(p, t));
-  if (head) tx.put(taskKey(p, t), change(head));
+  if (head) putHead(tx, p, t, change(head));
 };
 
 /**
  * Takes a claim out of the active ones (superseded, invalidated, deleted): its direct
  * statement goes, and the head's count drops. True when it was active.
  */
-const leaveActive = async (tx: ModelTx, p: string, t: string, id: string): Promise<boolean> => {
-  if ((await tx.get<true>(activeKey(p, t, id))) === undefined) return false;
-  tx.del(activeKey(p, t, id));
-  tx.del(directKey(p, t, id));
+const leaveActive = async (tx: ModelTx, p: string, t: string, r: string): Promise<boolean> => {
+  if ((await tx.get<true>(activeKey(p, t, r))) === undefined) return false;
+  tx.del(activeKey(p, t, r));
+  tx.del(directKey(p, t, r));
   await updateHead(tx, p, t, (h) => ({ ...h, active: h.active - 1 }));
   return true;
 };
@@ -94,9 +126,10 @@ const updateClaim = async (
   id: string,
   change: Partial<ClaimView>,
 ) => {
-  if (change.life !== undefined && change.life !== 'active') await leaveActive(tx, p, t, id);
-  const claim = await tx.get<ClaimView>(claimKey(p, t, id));
-  if (claim) putClaim(tx, claimKey(p, t, id), { ...claim, ...change });
+  const r = intentRef(id);
+  if (change.life !== undefined && change.life !== 'active') await leaveActive(tx, p, t, r);
+  const claim = await tx.get<StoredClaim>(claimKey(p, t, r));
+  if (claim) putClaim(tx, claimKey(p, t, r), { ...claim, ...change });
 };
 
 type IntentLogEvent = LogEventOf<(typeof intentEvents)[number]>;
@@ -104,39 +137,53 @@ type IntentLogEvent = LogEventOf<(typeof intentEvents)[number]>;
 const apply = async (e: IntentLogEvent, tx: ModelTx): Promise<void> => {
   // a deleted claim's events read as shredded, with empty data: nothing of it is kept
   if (e.shredded) return;
-  const { project_id: p, task_id: t } = e.data;
+  const p = e.data.project_id;
+  const t = 'task_ref' in e.data ? e.data.task_ref : intentRef(e.data.task_id);
   const touch = (h: Head): Head => ({ ...h, last_position: e.global_position });
   // candidates, import records and recovery flags are metadata beside the claims: they leave
   // `last_position` (the cached claims' key) where it is
   switch (e.type) {
     case 'intent.task_started':
-      tx.put(taskKey(p, t), {
+      putHead(tx, p, t, {
+        ...(e.seal === undefined ? {} : { subject: e.seal }),
         project_id: p,
-        task_id: t,
+        task_id: e.data.task_id,
         owner: e.actor_id,
         mode: 'on',
         host_session_hash: e.data.host_session_hash,
+        associated_position: e.global_position,
         deleted: false,
         started_at: e.data.started_at,
         candidate_count: 0,
         imports: 0,
         active: 0,
         last_position: e.global_position,
-      } satisfies Head);
+      });
       return;
+    case 'intent.session_associated': {
+      const { host_session_hash } = e.data;
+      return updateHead(tx, p, t, (h) => ({
+        ...h,
+        host_session_hash,
+        associated_position: e.global_position,
+      }));
+    }
     case 'intent.claim_added': {
       const { claim } = e.data;
       const head = await tx.get<Head>(taskKey(p, t));
       if (!head) return;
-      tx.put(taskKey(p, t), touch({ ...head, active: head.active + 1 }));
-      tx.put(activeKey(p, t, claim.claim_id), true);
+      const r = intentRef(claim.claim_id);
+      const subject = e.seal ?? claimSubject(claim.claim_id);
+      putHead(tx, p, t, touch({ ...head, active: head.active + 1 }));
+      tx.put(activeKey(p, t, r), true);
       if (isDirect(claim))
         tx.put(
-          directKey(p, t, claim.claim_id),
+          directKey(p, t, r),
           { statement: claim.statement, seq: e.stream_version } satisfies DirectStatement,
-          { seal: claimSubject(claim.claim_id) },
+          { seal: subject },
         );
-      putClaim(tx, claimKey(p, t, claim.claim_id), {
+      putClaim(tx, claimKey(p, t, r), {
+        subject,
         body: claim,
         life: 'active',
         superseded_by: null,
@@ -155,19 +202,25 @@ const apply = async (e: IntentLogEvent, tx: ModelTx): Promise<void> => {
       await updateClaim(tx, p, t, e.data.claim_id, { promoted: true });
       return updateHead(tx, p, t, touch);
     case 'intent.claim_deleted':
-      await leaveActive(tx, p, t, e.data.claim_id);
-      tx.del(claimKey(p, t, e.data.claim_id));
+      await leaveActive(tx, p, t, e.data.claim_ref);
+      tx.del(claimKey(p, t, e.data.claim_ref));
       return updateHead(tx, p, t, touch);
     case 'intent.task_deleted':
-      for (const id of e.data.claim_ids) {
-        tx.del(claimKey(p, t, id));
-        tx.del(activeKey(p, t, id));
-        tx.del(directKey(p, t, id));
+      for (const r of e.data.claim_refs) {
+        tx.del(claimKey(p, t, r));
+        tx.del(activeKey(p, t, r));
+        tx.del(directKey(p, t, r));
       }
       for (const id of e.data.candidate_ids) tx.del(candidateKey(p, t, id));
-      return updateHead(tx, p, t, (h) =>
-        touch({ ...h, deleted: true, candidate_count: 0, active: 0 }),
-      );
+      {
+        // the head (with the id) goes; the marker keeps who may learn the task is deleted (a
+        // replay after the shred never saw the head: the deleter is its owner or SYSTEM)
+        const head = await tx.get<Head>(taskKey(p, t));
+        const marker: DeletedMarker = { owner: head?.owner ?? e.actor_id };
+        tx.del(taskKey(p, t));
+        tx.put(deletedKey(p, t), marker);
+      }
+      return;
     case 'intent.mode_set':
       return updateHead(tx, p, t, (h) => touch({ ...h, mode: e.data.mode }));
     case 'intent.candidate_recorded': {
@@ -188,8 +241,10 @@ const apply = async (e: IntentLogEvent, tx: ModelTx): Promise<void> => {
 
 export const intentSnapshotProjector = defineProjector({
   name: INTENT_SNAPSHOT,
-  // 2: direct statements and the active count (SessionStart's summary); 3: the task's owner
-  version: 3,
+  // 2: direct statements and the active count (SessionStart's summary); 3: the task's owner;
+  // 4: a session associated after the start (the head's session and its position); 5: claims
+  // keyed by ref, never by id (issue 33); 6: tasks keyed by ref, the head sealed under the task
+  version: 6,
   events: intentEvents,
   apply,
 });
@@ -198,25 +253,62 @@ const prefix = modelPrefix(INTENT_SNAPSHOT);
 
 /** Reads of the snapshot model: a task's head and its claims in the order they were added. */
 export const intentSnapshotQueries = (models: ModelStore) => ({
-  head: (p: string, t: string) => models.get<Head>(prefix + taskKey(p, t)),
+  /** `t` is the task's id, the caller's: a deleted task answers a head with only its owner. */
+  async head(p: string, t: string): Promise<Head | undefined> {
+    const r = intentRef(t);
+    const head = await models.get<Head>(prefix + taskKey(p, r));
+    if (head) return withoutSubject(head);
+    const gone = await models.get<DeletedMarker>(prefix + deletedKey(p, r));
+    return gone && { ...deletedHead(p, t), task_ref: r, owner: gone.owner };
+  },
   async claims(p: string, t: string): Promise<ClaimView[]> {
-    const rows = await models.range<ClaimView>({ prefix: prefix + claimPrefix(p, t) });
-    return rows.map(([, v]) => v).sort((a, b) => a.seq - b.seq);
+    const rows = await models.range<StoredClaim>({ prefix: prefix + claimPrefix(p, intentRef(t)) });
+    return rows.map(([, { subject: _s, ...view }]) => view).sort((a, b) => a.seq - b.seq);
   },
   /** The task's active direct user statements, in the order they were added. */
   async direct(p: string, t: string): Promise<DirectStatement[]> {
-    const rows = await models.range<DirectStatement>({ prefix: prefix + directPrefix(p, t) });
+    const rows = await models.range<DirectStatement>({
+      prefix: prefix + directPrefix(p, intentRef(t)),
+    });
     return rows.map(([, v]) => v).sort((a, b) => a.seq - b.seq);
   },
   async candidates(p: string, t: string): Promise<CandidateView[]> {
-    const rows = await models.range<CandidateView>({ prefix: prefix + candidatePrefix(p, t) });
+    const rows = await models.range<CandidateView>({
+      prefix: prefix + candidatePrefix(p, intentRef(t)),
+    });
     return rows.map(([, v]) => v);
   },
   /** Every task of a project that has a head (for Hooks: same-project context only). */
   async tasks(p: string): Promise<Head[]> {
     const rows = await models.range<Head>({ prefix: prefix + modelKeyPrefix('task', p) });
-    return rows.map(([, v]) => v);
+    const gone = await models.range<DeletedMarker>({
+      prefix: prefix + modelKeyPrefix('deleted', p),
+    });
+    // a deleted task is known by its ref only: its id left the disk with it
+    const deleted = gone.map(([k, { owner }]) => ({
+      ...deletedHead(p, ''),
+      task_ref: k.slice(k.lastIndexOf('/') + 1),
+      owner,
+    }));
+    return [...rows.map(([, head]) => withoutSubject(head)), ...deleted];
   },
+});
+
+const withoutSubject = ({ subject: _s, ...head }: Head): Head => head;
+
+const deletedHead = (p: string, t: string): Head => ({
+  project_id: p,
+  task_id: t,
+  owner: '',
+  mode: 'off',
+  deleted: true,
+  host_session_hash: null,
+  associated_position: 0,
+  started_at: '',
+  candidate_count: 0,
+  imports: 0,
+  active: 0,
+  last_position: 0,
 });
 
 export type IntentTaskHead = Head;

@@ -1,9 +1,10 @@
-import { evolveDesk, initialDesk, type Desk } from '../../commands/missions/desk-state.js';
+import type { Desk } from '../../commands/missions/desk-state.js';
 import type { DeskEvent } from '../../commands/missions/desk-events.js';
 import type { Mount } from '../../commands/missions/mounts.js';
 import { deskEvents } from '../../events/missions/index.js';
 import type { ModelStore } from '../../events/index.js';
 import { defineProjector, modelKey, modelKeyPrefix } from '../projector.js';
+import { assembleDesk, DeskKeys, foldDeskItems } from './desk-items.js';
 
 /**
  * The missions read model: each project's desk as the query tools show it, and the mounts by
@@ -13,16 +14,38 @@ import { defineProjector, modelKey, modelKeyPrefix } from '../projector.js';
 export const MISSIONS_MODEL = 'missions';
 
 export const MissionsKeys = {
-  desk: (projectId: string) => modelKey('desk', projectId),
+  /** every key of a project's desk, one per item (desk-items.ts) */
+  desk: DeskKeys.all,
   mount: (deviceId: string, projectId: string) => modelKey('mount', deviceId, projectId),
   mountsOn: (deviceId: string) => modelKeyPrefix('mount', deviceId),
   /** which project a directory is on a device: one at a time, as the kernel's root binding */
   path: (deviceId: string, localPath: string) => modelKey('path', deviceId, localPath),
+  /** which project a mission, session, intake, checkpoint or learning block id is in (calls that name no project) */
+  id: (id: string) => modelKey('id', id),
+};
+
+/** The id each event makes, which a later call may name instead of its project. */
+const idOf = (event: DeskEvent): string | undefined => {
+  switch (event.type) {
+    case 'mission.opened':
+      return event.data.mission_id;
+    case 'lease.granted':
+      return event.data.session_id;
+    case 'intake.captured':
+      return event.data.intake_id;
+    case 'mission_checkpoint.recorded':
+      return event.data.checkpoint_id;
+    case 'learning_block.started':
+      return event.data.block_id;
+    default:
+      return undefined;
+  }
 };
 
 export const missionsProjector = defineProjector({
   name: MISSIONS_MODEL,
-  version: 1,
+  // 2: the id index (`id/<id>`); 3: learning blocks; 4: the desk per item (desk-items.ts)
+  version: 4,
   events: deskEvents,
   async apply(event, tx) {
     if (event.type === 'mission_project.mounted') {
@@ -39,9 +62,10 @@ export const missionsProjector = defineProjector({
       tx.put(MissionsKeys.path(device_id, local_path), project_id);
       return;
     }
-    const key = MissionsKeys.desk(event.data.project_id);
-    const desk = (await tx.get<Desk>(key)) ?? initialDesk();
-    tx.put(key, evolveDesk(desk, { type: event.type, data: event.data } as DeskEvent));
+    const deskEvent = { type: event.type, data: event.data } as DeskEvent;
+    await foldDeskItems(tx, deskEvent, event.global_position);
+    const id = idOf(deskEvent);
+    if (id !== undefined) tx.put(MissionsKeys.id(id), event.data.project_id);
   },
 });
 
@@ -49,10 +73,14 @@ const under = (key: string) => `${MISSIONS_MODEL}/${key}`;
 
 /** Reads of the missions read model. */
 export const missionsQueries = (models: ModelStore) => ({
-  desk: async (projectId: string): Promise<Desk> =>
-    (await models.get<Desk>(under(MissionsKeys.desk(projectId)))) ?? initialDesk(),
+  desk: async (projectId: string): Promise<Desk> => {
+    const prefix = under(MissionsKeys.desk(projectId));
+    return assembleDesk(prefix, await models.range<unknown>({ prefix }));
+  },
   mount: (deviceId: string, projectId: string) =>
     models.get<Mount>(under(MissionsKeys.mount(deviceId, projectId))),
+  /** the project an id (mission, session, intake, checkpoint) was made in */
+  projectOfId: (id: string) => models.get<string>(under(MissionsKeys.id(id))),
   /** every project mounted on a device, by project id */
   mountsOn: async (deviceId: string): Promise<Mount[]> =>
     (await models.range<Mount>({ prefix: under(MissionsKeys.mountsOn(deviceId)) })).map(

@@ -5,7 +5,8 @@ import {
   RootUnbound,
   type RoleSurface,
 } from '../../events/project/index.js';
-import { defineProjector, modelKey, type LogEventOf } from '../projector.js';
+import { defineProjector, modelKey, modelKeyPrefix, type LogEventOf } from '../projector.js';
+import { readsOf } from '../read-model.js';
 
 /** A member as rosters show it: its role on each surface it takes part in. */
 export type RosterEntry = {
@@ -32,6 +33,11 @@ export const ProjectKeys = {
   member: (actorId: string, projectId: string) => modelKey('member', actorId, projectId),
   memberPrefix: (actorId: string) => `${modelKey('member', actorId)}/`,
   root: (rootHash: string) => modelKey('root', rootHash),
+};
+
+/** The projects' reads beyond projectQueries: every project (the web view, OAuth consent). */
+export const projectsModel = {
+  projects: readsOf<ProjectView>('projects').range(() => modelKeyPrefix('project')),
 };
 
 type Event = LogEventOf<

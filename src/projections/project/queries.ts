@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { ModelStore } from '../../events/index.js';
 import type { PrincipalRef } from '../../events/project/index.js';
 import { sha256Hex } from '../../events/index.js';
+import { modelKeyPrefix } from '../projector.js';
 import { ProjectKeys, type ProjectView, type RosterEntry } from './projects.js';
 import { TokenKeys, type TokenView } from './tokens.js';
 
@@ -13,6 +14,14 @@ export const projectQueries = (models: ModelStore) => ({
     models.get<ProjectView>(under('projects', ProjectKeys.project(projectId))),
   projectOfRoot: (rootHash: string) =>
     models.get<string>(under('projects', ProjectKeys.root(rootHash))),
+  /** Every bound root hash with its project (the intent Hooks keep a view file per root). */
+  boundRoots: async (): Promise<Map<string, string>> => {
+    const prefix = under('projects', modelKeyPrefix('root'));
+    const rows = await models.range<string>({ prefix });
+    return new Map(
+      rows.map(([key, project]) => [decodeURIComponent(key.slice(prefix.length)), project]),
+    );
+  },
   /** Every project the actor has a role in, with its roles there. */
   membershipsOf: async (actorId: string) => {
     const prefix = under('projects', ProjectKeys.memberPrefix(actorId));

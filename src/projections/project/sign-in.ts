@@ -1,4 +1,8 @@
-import { SignInCodeIssued, SignInCodeRedeemed, SignInSignedOut } from '../../events/project/sign-in.js';
+import {
+  SignInCodeIssued,
+  SignInCodeRedeemed,
+  SignInSignedOut,
+} from '../../events/project/sign-in.js';
 import type { PrincipalRef } from '../../events/project/index.js';
 import type { ModelStore } from '../../events/index.js';
 import { defineProjector, modelKey } from '../projector.js';

@@ -16,7 +16,7 @@ export type TokenView = {
   revoked_at: string | null;
   /** null: never (static tokens) */
   expires_at: string | null;
-  /** the OAuth grant it was issued under (src/app/oauth.ts), null for static tokens */
+  /** the OAuth grant it was issued under (src/app/project/oauth.ts), null for static tokens */
   grant_id: string | null;
 };
 

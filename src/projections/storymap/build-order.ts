@@ -11,6 +11,7 @@ import {
   type StoryEvent,
 } from '../../events/storymap/index.js';
 import { defineProjector, modelKey, modelKeyPrefix, type LogEventOf } from '../projector.js';
+import { readsOf } from '../read-model.js';
 import type { OrderRow } from './order.js';
 
 export const STORYMAP_BUILD_ORDER = 'storymap.build-order';
@@ -265,7 +266,7 @@ const storyIdOf = (e: Folded): string | undefined =>
 /**
  * One compact row per story: what the build order, list_stories, the session context and the
  * release checks read, without the criteria's text. The order itself is computed from the rows
- * at query time (storymap-order.ts): a topological sort of 2,000 rows is a millisecond.
+ * at query time (storymap/order.ts): a topological sort of 2,000 rows is a millisecond.
  */
 export const storyMapBuildOrderProjector = defineProjector({
   name: STORYMAP_BUILD_ORDER,
@@ -290,3 +291,9 @@ export const storyMapBuildOrderProjector = defineProjector({
     tx.put(key, storedRow(row));
   },
 });
+
+/** The build order's reads: one story's row, a map's rows (decoded with `orderRow`). */
+export const buildOrderModel = {
+  row: readsOf<StoredRow>(STORYMAP_BUILD_ORDER).value(rowKey),
+  rows: readsOf<StoredRow>(STORYMAP_BUILD_ORDER).range(rowPrefix),
+};

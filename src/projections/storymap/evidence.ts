@@ -1,4 +1,4 @@
-import type { BuildRecord } from '../../events/storymap/build-record.js';
+import { ciOf, resultOf, type BuildRecord } from '../../events/storymap/build-record.js';
 import type { CiStatus } from '../../events/storymap/index.js';
 
 /**
@@ -41,18 +41,18 @@ export const criterionEvidence = (
 ): CriterionEvidence => {
   const finished = v.status === 'done' || v.status === 'approved';
   const linked = build.tests.filter((t) => t.criterion_ids.includes(criterionId));
-  const result = build.results[criterionId];
+  const result = resultOf(build, criterionId);
   const passes = [
     ...(result?.status === 'pass' ? [result.at] : []),
     ...linked.flatMap((t) => {
-      const ci = build.ci[t.test_id];
+      const ci = ciOf(build, t.test_id);
       return ci?.status === 'pass' ? [ci.at] : [];
     }),
   ];
   const passed_at = passes.length === 0 ? null : passes.reduce((a, b) => (a > b ? a : b));
   const code = codeChangedAt(v);
   return {
-    ci_regressed: finished && linked.some((t) => failing(build.ci[t.test_id]?.status)),
+    ci_regressed: finished && linked.some((t) => failing(ciOf(build, t.test_id)?.status)),
     tests_predate_code:
       code !== null && passed_at !== null && Date.parse(passed_at) < Date.parse(code) - PREDATE_MS,
     passed_at,

@@ -5,7 +5,7 @@ import type { EvidenceFlag, MapView, StoryView } from './views.js';
 /*
  * The story map's own view (storymap.stories' `map/<project>` entry): the map, its vision,
  * activities, releases, decisions and the lists of flagged stories, folded from the map's
- * events. The stories' views are storymap-stories.ts's.
+ * events. The stories' views are storymap/stories.ts's.
  */
 
 type Folded = LogEventOf<(typeof mapEvents)[number]>;

@@ -1,8 +1,11 @@
+import { dependencyOrder, isFinished } from '../../commands/storymap/build-order.js';
+
 /**
- * The build order, computed from the build-order rows (storymap-build-order.ts): a topological
- * order of the stories with a build sequence and the finished ones, never a story before one
- * it depends on; among the stories whose dependencies are placed, finished stories first, then
- * by build sequence, then by key. Everything else live is `unsequenced`.
+ * The build order, computed from the build-order rows (projections/storymap/build-order.ts) by
+ * the story map's rule (commands/storymap/build-order.ts): the stories with a build sequence
+ * and the finished ones, never a story before one it depends on; among the stories whose
+ * dependencies are placed, finished stories first, then by build sequence, then by key.
+ * Everything else live is `unsequenced`.
  */
 export type OrderRow = {
   id: string;
@@ -54,50 +57,16 @@ export type UnsequencedStory = Omit<OrderedStory, 'reason'> & {
 
 export type BuildOrder = { order: OrderedStory[]; unsequenced: UnsequencedStory[] };
 
-export const isFinished = (row: Pick<OrderRow, 'status'>): boolean =>
-  row.status === 'done' || row.status === 'approved';
-
 type Rank = [number, number, number];
 const rank = (row: OrderRow): Rank => [
   isFinished(row) ? 0 : 1,
   row.build_sequence ?? Number.MAX_SAFE_INTEGER,
   row.number,
 ];
-const before = (a: Rank, b: Rank): boolean =>
-  a[0] !== b[0] ? a[0] < b[0] : a[1] !== b[1] ? a[1] < b[1] : a[2] < b[2];
-
-/** A binary heap of rows by rank: 2,000 stories must not cost a sort per placed story. */
-const heap = () => {
-  const items: { rank: Rank; row: OrderRow }[] = [];
-  const swap = (i: number, j: number) => ([items[i], items[j]] = [items[j]!, items[i]!]);
-  return {
-    size: () => items.length,
-    push(row: OrderRow) {
-      items.push({ rank: rank(row), row });
-      for (let i = items.length - 1; i > 0;) {
-        const parent = (i - 1) >> 1;
-        if (!before(items[i]!.rank, items[parent]!.rank)) break;
-        swap(i, parent);
-        i = parent;
-      }
-    },
-    pop(): OrderRow {
-      const top = items[0]!.row;
-      const last = items.pop()!;
-      if (items.length === 0) return top;
-      items[0] = last;
-      for (let i = 0; ;) {
-        const [l, r] = [2 * i + 1, 2 * i + 2];
-        let best = i;
-        if (l < items.length && before(items[l]!.rank, items[best]!.rank)) best = l;
-        if (r < items.length && before(items[r]!.rank, items[best]!.rank)) best = r;
-        if (best === i) break;
-        swap(i, best);
-        i = best;
-      }
-      return top;
-    },
-  };
+/** Finished stories first, then by build sequence, then by key. */
+const before = (x: OrderRow, y: OrderRow): boolean => {
+  const [a, b] = [rank(x), rank(y)];
+  return a[0] !== b[0] ? a[0] < b[0] : a[1] !== b[1] ? a[1] < b[1] : a[2] < b[2];
 };
 
 const reasonFor = (row: OrderRow, keys: Map<string, OrderRow>): string => {
@@ -124,31 +93,17 @@ const view = (row: OrderRow) => ({
   depends_on: row.depends_on,
 });
 
-/** Kahn's algorithm over the placed stories; a dependency outside them does not hold one back. */
+/** The rule over the placed stories; a dependency outside them does not hold one back. */
 export const buildOrder = (rows: readonly OrderRow[]): BuildOrder => {
   const live = rows.filter((r) => r.cancelled_at === null);
   const byId = new Map(live.map((r) => [r.id, r]));
   const placed = live.filter((r) => r.build_sequence !== null || isFinished(r));
   const inOrder = new Set(placed.map((r) => r.id));
-  const waiting = new Map<string, number>();
-  const dependents = new Map<string, string[]>();
-  for (const row of placed) {
-    const deps = row.depends_on.filter((d) => inOrder.has(d));
-    waiting.set(row.id, deps.length);
-    for (const d of deps) dependents.set(d, [...(dependents.get(d) ?? []), row.id]);
-  }
-  const ready = heap();
-  for (const row of placed) if (waiting.get(row.id) === 0) ready.push(row);
-  const order: OrderedStory[] = [];
-  while (ready.size() > 0) {
-    const row = ready.pop();
-    order.push({ ...view(row), reason: reasonFor(row, byId) });
-    for (const next of dependents.get(row.id) ?? []) {
-      const left = waiting.get(next)! - 1;
-      waiting.set(next, left);
-      if (left === 0) ready.push(byId.get(next)!);
-    }
-  }
+  const order: OrderedStory[] = dependencyOrder(placed, {
+    id: (r) => r.id,
+    dependsOn: (r) => r.depends_on,
+    before,
+  }).ordered.map((row) => ({ ...view(row), reason: reasonFor(row, byId) }));
   const ordered = new Set(order.map((o) => o.id));
   const unsequenced = live
     .filter((r) => !ordered.has(r.id))

@@ -5,6 +5,7 @@ import {
   type RunOnFailure,
 } from '../../events/storymap/index.js';
 import { defineProjector, modelKey, modelKeyPrefix, type LogEventOf } from '../projector.js';
+import { readsOf } from '../read-model.js';
 
 export const STORYMAP_RUNS = 'storymap.runs';
 
@@ -49,6 +50,12 @@ export const RunKeys = {
     modelKey('design', projectId, storyId, refId),
   designPrefix: (projectId: string, storyId: string) =>
     modelKeyPrefix('design', projectId, storyId),
+};
+
+/** The runs' reads: a project's runs, a story's design references. */
+export const runsModel = {
+  runs: readsOf<RunView>(STORYMAP_RUNS).range(RunKeys.runPrefix),
+  designRefs: readsOf<DesignRefView>(STORYMAP_RUNS).range(RunKeys.designPrefix),
 };
 
 const events = [...runEvents, ...designEvents] as const;

@@ -1,6 +1,10 @@
+import { workPackagesModel } from '../../projections/governance/work-packages.js';
 import { WorkPackageStatus } from '../../events/governance/index.js';
-import { pendingActionQueries, type PendingAction } from '../../projections/governance/pending-actions.js';
-import { modelKeyPrefix } from '../../projections/projector.js';
+import {
+  pendingActionQueries,
+  type PendingAction,
+} from '../../projections/governance/pending-actions.js';
+
 import type { ProjectView } from '../../projections/project/projects.js';
 import type { WorkPackageView } from '../../projections/governance/work-packages.js';
 import { actionForm, textField } from '../forms.js';
@@ -12,12 +16,8 @@ import { projectNotFound, projectOf } from '../project/pages.js';
 
 const GOVERNANCE_MODELS = ['projects', 'work-packages', 'pending-actions'];
 
-const packagesOf = async (ctx: PageContext, projectId: string) =>
-  (
-    await ctx.models.range<WorkPackageView>({
-      prefix: `work-packages/${modelKeyPrefix('wp', projectId)}`,
-    })
-  ).map(([, v]) => v);
+const packagesOf = (ctx: PageContext, projectId: string) =>
+  workPackagesModel.packages.values(ctx.models, projectId);
 
 const reviewsText = (wp: WorkPackageView) =>
   wp.reviews.map((r) => `${r.reviewer_id}: ${r.verdict ?? 'pending'}`).join(', ');

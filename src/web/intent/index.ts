@@ -139,3 +139,6 @@ export const intentTasksPage = definePage({
     return { title: `${p}: intent tasks`, body };
   },
 });
+
+/** The intent pages, in the order of their tabs: the tasks, one task. */
+export const intentPages = [intentTasksPage, intentTaskPage];

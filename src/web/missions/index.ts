@@ -6,6 +6,7 @@ import { foldAt } from '../fold-at.js';
 import { href, html, type Html } from '../html.js';
 import { definePage, liveRegion, type PageContext } from '../page.js';
 import { mayView, projectNotFound, projectsOf } from '../project/pages.js';
+import { own } from '../../events/own.js';
 
 const when = (at: string) =>
   html`<time datetime="${at}">${at.slice(0, 19).replace('T', ' ')}</time>`;
@@ -134,7 +135,7 @@ export const missionPage = definePage({
     const { state: desk, folded } = await foldAt(ctx.app, deskStream(id), deskDecider, ctx.at);
     if (folded === 0) return projectNotFound(id);
     const now = await nowOf(ctx);
-    const active = desk.active_mission_id ? desk.missions[desk.active_mission_id] : undefined;
+    const active = desk.active_mission_id ? own(desk.missions, desk.active_mission_id) : undefined;
     const others = Object.values(desk.missions).filter((m) => m !== active);
     const body = html`<div ${liveRegion(ctx, id)} id="live-region">
       <section aria-labelledby="owner-h">
@@ -196,3 +197,6 @@ export const missionsPage = definePage({
     return { title: 'Missions', body };
   },
 });
+
+/** The missions pages: the list (in the main navigation), one mission. */
+export const missionsPages = [missionsPage, missionPage];

@@ -1,6 +1,6 @@
+import { projectsModel } from '../../projections/project/projects.js';
 import { principalId } from '../../commands/principal.js';
-import type { ProjectView } from '../../projections/project/projects.js';
-import { modelKeyPrefix } from '../../projections/projector.js';
+
 import {
   latestRows,
   readsRow,
@@ -122,9 +122,7 @@ export const timelinePage = definePage({
     const filter = filterOf(ctx.url.searchParams);
     const visible = await visibleProjects(app, ctx.principal);
     const head = await app.log.head();
-    const all = (
-      await app.log.models.range<ProjectView>({ prefix: `projects/${modelKeyPrefix('project')}` })
-    ).map(([, p]) => p.project_id);
+    const all = (await projectsModel.projects.values(app.log.models)).map((p) => p.project_id);
     const projects = all.filter((p) => !visible || visible.has(p));
     const rows = await latestRows(app, {
       upTo: ctx.at ?? head,

@@ -1,15 +1,14 @@
+import { projectsModel } from '../../projections/project/projects.js';
 import type { RoleSurface } from '../../events/project/index.js';
 import type { ProjectView } from '../../projections/project/projects.js';
-import { modelKeyPrefix } from '../../projections/projector.js';
+
 import { visibleProjects } from '../event-rows.js';
 import { href, html } from '../html.js';
 import { definePage, type PageContext, type Rendered } from '../page.js';
 
-const PREFIX = `projects/${modelKeyPrefix('project')}`;
-
 /** Every project the signed-in principal may see: all for SYSTEM, its own for an actor. */
 export const projectsOf = async (ctx: PageContext): Promise<ProjectView[]> => {
-  const all = (await ctx.models.range<ProjectView>({ prefix: PREFIX })).map(([, v]) => v);
+  const all = await projectsModel.projects.values(ctx.models);
   const visible = await visibleProjects(ctx.app, ctx.principal);
   return visible ? all.filter((p) => visible.has(p.project_id)) : all;
 };
@@ -30,9 +29,7 @@ export const projectOf = async (
   surface?: RoleSurface,
 ): Promise<ProjectView | undefined> => {
   if (!(await mayView(ctx, id, surface))) return undefined;
-  return (await ctx.models.range<ProjectView>({ prefix: PREFIX })).find(
-    ([, v]) => v.project_id === id,
-  )?.[1];
+  return (await projectsModel.projects.values(ctx.models)).find((v) => v.project_id === id);
 };
 
 /** The page for a project the principal cannot see (or that does not exist: the same answer). */

@@ -2,11 +2,10 @@ import type { OrderRow } from '../../projections/storymap/order.js';
 import { buildOrder, type BuildOrder } from '../../projections/storymap/order.js';
 import {
   orderRow,
-  rowPrefix,
   STORYMAP_BUILD_ORDER,
-  type StoredRow,
+  buildOrderModel,
 } from '../../projections/storymap/build-order.js';
-import { STORYMAP_STORIES, StoryMapKeys } from '../../projections/storymap/stories.js';
+import { STORYMAP_STORIES, storyMapModel } from '../../projections/storymap/stories.js';
 import type { MapView } from '../../projections/storymap/views.js';
 import { html, type Html } from '../html.js';
 import type { PageContext, Rendered } from '../page.js';
@@ -21,14 +20,9 @@ export const STORYMAP_MODELS = ['projects', STORYMAP_STORIES, STORYMAP_BUILD_ORD
  * queries in src/app read the live models only.
  */
 export const storyMapAt = (ctx: PageContext) => {
-  const under = (key: string) => `${STORYMAP_STORIES}/${key}`;
-  const map = (projectId: string) => ctx.models.get<MapView>(under(StoryMapKeys.map(projectId)));
+  const map = (projectId: string) => storyMapModel.map.get(ctx.models, projectId);
   const rows = async (projectId: string): Promise<OrderRow[]> =>
-    (
-      await ctx.models.range<StoredRow>({
-        prefix: `${STORYMAP_BUILD_ORDER}/${rowPrefix(projectId)}`,
-      })
-    ).map(([, r]) => orderRow(r));
+    (await buildOrderModel.rows.values(ctx.models, projectId)).map(orderRow);
   const order = async (projectId: string): Promise<BuildOrder> => buildOrder(await rows(projectId));
   return { map, rows, order };
 };

@@ -1,6 +1,6 @@
 import { runs } from '../../app/storymap/runs.js';
 import { invalidArgument } from '../../commands/errors.js';
-import { RunKeys, STORYMAP_RUNS, type RunView } from '../../projections/storymap/runs.js';
+import { type RunView, runsModel } from '../../projections/storymap/runs.js';
 import { actionForm, fieldId, selectField, textField } from '../forms.js';
 import { html, type Html } from '../html.js';
 import type { PageContext } from '../page.js';
@@ -73,9 +73,7 @@ export const runActions = {
 
 /** A project's runs as the page's read models hold them (live, or as of the past). */
 export const runsAt = async (ctx: PageContext, projectId: string): Promise<RunView[]> =>
-  (await ctx.models.range<RunView>({ prefix: `${STORYMAP_RUNS}/${RunKeys.runPrefix(projectId)}` }))
-    .map(([, r]) => r)
-    .sort((a, b) => a.number - b.number);
+  (await runsModel.runs.values(ctx.models, projectId)).sort((a, b) => a.number - b.number);
 
 const moveForm = (ctx: PageContext, r: RunView, op: Move): Html => {
   const label = `${MOVES[op][1]} ${r.key}`;

@@ -1,4 +1,4 @@
-import { STORYMAP_STORIES, StoryMapKeys } from '../../projections/storymap/stories.js';
+import { storyMapModel } from '../../projections/storymap/stories.js';
 import type { StoryView } from '../../projections/storymap/views.js';
 import { href, html, type Html } from '../html.js';
 import { definePage, liveRegion, type PageContext } from '../page.js';
@@ -6,12 +6,7 @@ import { openBlockers, openHandoffs } from '../../events/storymap/build-record.j
 import { founderActions, formsFor } from './actions.js';
 import { blockerForm, buildActions, handoffForm, planForms } from './build-actions.js';
 import { mapOf, STORYMAP_MODELS, statusBadge, storyMapAt, storyPath } from './reads.js';
-import {
-  storyExtras,
-  type PlanView,
-  type ResultView,
-  type TestView,
-} from './story-extras.js';
+import { storyExtras, type PlanView, type ResultView, type TestView } from './story-extras.js';
 
 const when = (at: string | null | undefined) =>
   at ? html`<time datetime="${at}">${at.slice(0, 19).replace('T', ' ')}</time>` : '';
@@ -185,11 +180,7 @@ export const storyPage = definePage({
     const ref = ctx.params.story!;
     const rows = await storyMapAt(ctx).rows(projectId);
     const row = rows.find((r) => r.key === ref.toUpperCase() || r.id === ref);
-    const v =
-      row &&
-      (await ctx.models.get<StoryView>(
-        `${STORYMAP_STORIES}/${StoryMapKeys.story(projectId, row.id)}`,
-      ));
+    const v = row && (await storyMapModel.story.get(ctx.models, projectId, row.id));
     if (!v)
       return {
         title: 'Story not found',

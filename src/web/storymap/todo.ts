@@ -5,7 +5,7 @@ import { href, html, type Html } from '../html.js';
 import { definePage, liveRegion, type PageContext } from '../page.js';
 import { openBlockers, openHandoffs } from '../../events/storymap/build-record.js';
 import { STORYMAP_RUNS } from '../../projections/storymap/runs.js';
-import { STORYMAP_STORIES, StoryMapKeys } from '../../projections/storymap/stories.js';
+import { storyMapModel } from '../../projections/storymap/stories.js';
 import type { StoryView } from '../../projections/storymap/views.js';
 import { approveForm, founderActions, readyForm, sequenceForm } from './actions.js';
 import { blockerForm, buildActions, handoffForm, planForms } from './build-actions.js';
@@ -66,9 +66,7 @@ const todoOf = async (ctx: PageContext, projectId: string) => {
     rows: () => at.rows(projectId),
     order: () => at.order(projectId),
     story: async (project: string, id: string) => {
-      const v = await ctx.models.get<StoryView>(
-        `${STORYMAP_STORIES}/${StoryMapKeys.story(project, id)}`,
-      );
+      const v = await storyMapModel.story.get(ctx.models, project, id);
       if (v) views.set(v.key, v);
       return v;
     },
