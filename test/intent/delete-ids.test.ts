@@ -1,12 +1,14 @@
 import { strict as assert } from 'node:assert';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
+import { runLightHook } from '../../src/app/intent/hook-light.js';
+import { spooled } from '../../src/app/intent/hook-spool.js';
 import { legacyTaskStream, taskStream } from '../../src/app/intent/writes.js';
 import { intentRef, legacyClaimSubject } from '../../src/events/intent/index.js';
 import { filesHolding } from '../../src/events/level/level-scan.js';
 import { claim, NOW } from './fixture.js';
 import { verifyAudit } from './audit.js';
-import { agentSource, intentClient, openAt, userSource, withDir } from './harness.js';
+import { agentSource, startTaskAt, userSource, withDir, withIntentClient } from './harness.js';
 
 /**
  * Issue 33: after `intent_delete` answered, no file of the data dir holds a deleted claim's id
@@ -36,7 +38,7 @@ const explicit = (task_id: string, statement: string, request_id?: string) => ({
   ...(request_id ? { request_id } : {}),
 });
 
-type Client = Awaited<ReturnType<typeof intentClient>>;
+type Client = Parameters<Parameters<typeof withIntentClient>[2]>[0];
 
 /** A task with claims that refer to each other: a dispute, a replacement, an invalidation. */
 const populate = async (c: Client) => {
@@ -106,21 +108,12 @@ describe('intent delete leaves no id on disk (LevelDB)', () => {
   it('a deleted claim id is in no file, after a restart, with the rest of the task intact', () =>
     withDir((data) =>
       withDir(async (root) => {
-        let ids: Awaited<ReturnType<typeof populate>>;
-        {
-          const app = await openAt(data);
-          const c = await intentClient(app, [root]);
-          ids = await populate(c);
-          await c.close();
-          await app.close();
-        }
+        const ids = await withIntentClient(data, [root], populate);
         // the search finds what is stored (the task's ref names its stream), so the checks below
         // can fail; the task's id itself is stored only sealed
         assert.notDeepEqual(await filesHolding(data, [intentRef(ids.task_id)]), []);
         assert.deepEqual(await holding(data, [ids.task_id]), []);
-        const app = await openAt(data);
-        const c = await intentClient(app, [root]);
-        try {
+        await withIntentClient(data, [root], async (c) => {
           const { task_id, first, b, dispute } = ids;
           for (const [claim_id, request_id] of [
             [first, 'del-1'],
@@ -146,40 +139,8 @@ describe('intent delete leaves no id on disk (LevelDB)', () => {
             confirmation: `DELETE CLAIM ${first}`,
           });
           assert.equal(again.error?.code, 'CLAIM_NOT_FOUND');
-        } finally {
-          await c.close();
-          await app.close();
-        }
+        });
         assert.deepEqual(await holding(data, [ids.first, ids.b]), []);
-        await verifyAudit(data);
-      }),
-    ));
-
-  it('after a task delete none of its claim ids is in any file', () =>
-    withDir((data) =>
-      withDir(async (root) => {
-        let ids: Awaited<ReturnType<typeof populate>>;
-        {
-          const app = await openAt(data);
-          const c = await intentClient(app, [root]);
-          ids = await populate(c);
-          await c.close();
-          await app.close();
-        }
-        const app = await openAt(data);
-        const c = await intentClient(app, [root]);
-        try {
-          await c.ok('intent_delete', {
-            task_id: ids.task_id,
-            confirmation: `DELETE TASK ${ids.task_id}`,
-            request_id: 'del-task',
-          });
-        } finally {
-          await c.close();
-          await app.close();
-        }
-        const { task_id: _task, ...claims } = ids;
-        assert.deepEqual(await holding(data, Object.values(claims)), []);
         await verifyAudit(data);
       }),
     ));
@@ -191,40 +152,57 @@ describe('intent task delete leaves no task id on disk (LevelDB)', () => {
   it('after a task delete neither the task id nor a claim id is in any file, also after a restart', () =>
     withDir((data) =>
       withDir(async (root) => {
-        let ids: Awaited<ReturnType<typeof populate>>;
-        {
-          const app = await openAt(data);
-          const c = await intentClient(app, [root]);
-          ids = await populate(c); // started with a request_id
-          await c.close();
-          await app.close();
-        }
-        {
-          const app = await openAt(data);
-          const c = await intentClient(app, [root]);
-          try {
-            await c.ok('intent_delete', {
-              task_id: ids.task_id,
-              confirmation: `DELETE TASK ${ids.task_id}`,
-              request_id: 'del-task',
-            });
-          } finally {
-            await c.close();
-            await app.close();
-          }
-        }
+        const ids = await withIntentClient(data, [root], populate); // started with a request_id
+        await withIntentClient(data, [root], async (c) => {
+          await c.ok('intent_delete', {
+            task_id: ids.task_id,
+            confirmation: `DELETE TASK ${ids.task_id}`,
+            request_id: 'del-task',
+          });
+        });
         assert.deepEqual(await holding(data, Object.values(ids)), []);
         // a restart replays, rebuilds and rewrites what it derives: still none
-        const app = await openAt(data);
-        const c = await intentClient(app, [root]);
-        try {
+        await withIntentClient(data, [root], async (c) => {
           const again = await c.call('intent_get_snapshot', { task_id: ids.task_id });
           assert.equal(again.error?.code, 'TASK_DELETED');
-        } finally {
-          await c.close();
-          await app.close();
-        }
+        });
         assert.deepEqual(await holding(data, Object.values(ids)), []);
+        await verifyAudit(data);
+      }),
+    ));
+  it('Hooks ran on the task with no writer: after its delete no file holds its id, view and spool included', () =>
+    withDir((data) =>
+      withDir(async (root) => {
+        const session = 'session-hooks-then-delete';
+        const statement = 'HOOKED-keep-the-public-api-stable-5521';
+        const task_id = await startTaskAt(data, root, session, [
+          {
+            epistemic_status: 'explicit',
+            basis: 'direct_statement',
+            statement,
+            source_ref: userSource,
+          },
+        ]);
+        // no writer runs: a compaction, then session-start serves the recovery note from the view
+        // file (its `served` record names the task until folded), user-prompt spools a candidate
+        runLightHook(data, 'post-compact', { cwd: root, session_id: session });
+        const started = runLightHook(data, 'session-start', { cwd: root, session_id: session });
+        assert.ok(JSON.stringify(started).includes(task_id), 'the view names the task');
+        runLightHook(data, 'user-prompt', { cwd: root, session_id: session, prompt: 'go on' });
+        assert.ok(spooled(data).length >= 2);
+        // until folded, the `served` record names the task: the search below can find it
+        assert.notDeepEqual(await holding(data, [task_id]), []);
+        await withIntentClient(data, [root], async (c) => {
+          // opening folded the spool; the task's candidate is in the log
+          const { candidates } = await c.ok('intent_list_candidates', { task_id });
+          assert.equal((candidates as unknown as unknown[]).length, 1);
+          await c.ok('intent_delete', { task_id, confirmation: `DELETE TASK ${task_id}` });
+        });
+        assert.deepEqual(spooled(data), []);
+        assert.deepEqual(await holding(data, [task_id]), []);
+        assert.deepEqual(await filesHolding(data, [statement]), []);
+        const after = runLightHook(data, 'session-start', { cwd: root, session_id: session });
+        assert.ok(!JSON.stringify(after).includes(task_id), 'the view no longer names the task');
         await verifyAudit(data);
       }),
     ));
@@ -234,9 +212,7 @@ describe('claims written before refs (legacy subjects)', () => {
   it('a task started before refs (its stream named by id) still reads, writes and deletes', () =>
     withDir((data) =>
       withDir(async (root) => {
-        const app = await openAt(data);
-        const c = await intentClient(app, [root]);
-        try {
+        await withIntentClient(data, [root], async (c, app) => {
           const project_id = String((await c.call('intent_start_task')).project_id);
           const task_id = randomUUID();
           // what a data dir written before holds: the stream named by the id, nothing sealed
@@ -252,10 +228,7 @@ describe('claims written before refs (legacy subjects)', () => {
           await c.ok('intent_delete', { task_id, confirmation: `DELETE TASK ${task_id}` });
           const gone = await c.call('intent_get_snapshot', { task_id });
           assert.equal(gone.error?.code, 'TASK_DELETED');
-        } finally {
-          await c.close();
-          await app.close();
-        }
+        });
         assert.deepEqual(await filesHolding(data, ['LEGACY-TASK-keep-it-short']), []);
         await verifyAudit(data);
       }),
@@ -266,9 +239,7 @@ describe('claims written before refs (legacy subjects)', () => {
       withDir(async (root) => {
         const doomed = 'LEGACY-the-user-once-wanted-codename-borealis-40917';
         const kept = 'LEGACY-the-user-wants-tabs-not-spaces-11873';
-        const app = await openAt(data);
-        const c = await intentClient(app, [root]);
-        try {
+        await withIntentClient(data, [root], async (c, app) => {
           const started = await c.call('intent_start_task');
           const task_id = String(started.task_id);
           const project_id = String(started.project_id);
@@ -300,10 +271,7 @@ describe('claims written before refs (legacy subjects)', () => {
           );
           const after = JSON.stringify(await c.ok('intent_get_snapshot', { task_id }));
           assert.ok(!after.includes(doomed) && after.includes(kept));
-        } finally {
-          await c.close();
-          await app.close();
-        }
+        });
         assert.deepEqual(await filesHolding(data, [doomed]), []);
         await verifyAudit(data);
       }),

@@ -81,6 +81,23 @@ export const intentClient = async (
   return { client, call, ok, close: () => client.close() };
 };
 
+/** An app opened at `data` with a client on it for the body; both closed after, whatever happens. */
+export const withIntentClient = async <T>(
+  data: string,
+  roots: readonly string[],
+  body: (c: Awaited<ReturnType<typeof intentClient>>, app: App) => Promise<T>,
+  principal?: Principal,
+): Promise<T> => {
+  const app = await openAt(data);
+  const c = await intentClient(app, roots, principal);
+  try {
+    return await body(c, app);
+  } finally {
+    await c.close();
+    await app.close();
+  }
+};
+
 /** Starts a task for `session` in `root` with these claims, then closes the app (no writer left). */
 export const startTaskAt = async (
   data: string,
@@ -88,16 +105,9 @@ export const startTaskAt = async (
   session: string,
   claims: unknown[] = [],
 ) => {
-  const app = await openAt(data);
-  const c = await intentClient(app, [root]);
-  let task_id: string;
-  try {
-    const started = await c.ok('intent_start_task', { host_session_id: session, claims });
-    task_id = String(started.task_id);
-  } finally {
-    await c.close();
-    await app.close();
-  }
+  const task_id = await withIntentClient(data, [root], async (c) =>
+    String((await c.ok('intent_start_task', { host_session_id: session, claims })).task_id),
+  );
   // a finished writer leaves the project's view written: its stop waits for it
   assert.ok(
     readView(data, rootHashOf(realpathSync(root)))?.tasks.some((t) => t.task_id === task_id),
