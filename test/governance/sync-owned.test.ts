@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import type { App } from '../../src/app/app.js';
 import { governance } from '../../src/app/governance/index.js';
 import { SYSTEM, type Principal } from '../../src/commands/principal.js';
+import { intentRef } from '../../src/events/intent/index.js';
 import { olivia, withSharedProject } from '../hardening/intent-owners.js';
 
 const syncAll = async (app: App, project: string, by: Principal) => {
@@ -16,7 +17,9 @@ describe('sync_since: what a member owns reaches no other member', () => {
       const mine = await syncAll(app, w.project, olivia);
       const text = JSON.stringify(mine.events);
       assert.ok(text.includes('Olivia wants dark mode'), 'her own task reaches her');
-      assert.ok(!text.includes(w.samsTask), "Sam's task reached Olivia");
+      // a task's stream, so its events' aggregate_id, is named by the task's ref
+      assert.ok(!text.includes(intentRef(w.samsTask)), "Sam's task reached Olivia");
+      assert.ok(text.includes(intentRef(w.oliviasTask)), 'her task is named by its ref');
       assert.ok(!text.includes('Sam keeps the API stable'));
       assert.ok(!text.includes('The local user wants a changelog'), "nor the local user's");
       assert.ok(text.includes('actor.registered'), 'the project’s own events still do');
@@ -29,7 +32,7 @@ describe('sync_since: what a member owns reaches no other member', () => {
   it('a page of only another member’s events is empty, and still moves the cursor on', () =>
     withSharedProject(async (app, w) => {
       const all = await syncAll(app, w.project, SYSTEM);
-      const samsFirst = all.events.find((e) => e.aggregate_id === w.samsTask)!;
+      const samsFirst = all.events.find((e) => e.aggregate_id === intentRef(w.samsTask))!;
       const page = await governance(app).syncSince(
         { project_id: w.project, cursor: samsFirst.cursor - 1, limit: 1 },
         olivia,
