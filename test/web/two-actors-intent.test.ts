@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import type { App } from '../../src/app/app.js';
 import { olivia, sam, withSharedProject, type Shared } from '../hardening/intent-owners.js';
 import { SYSTEM } from '../../src/commands/principal.js';
+import { intentRef } from '../../src/events/intent/index.js';
 import { agentSource, intentClient } from '../intent/harness.js';
 import { getPage, serveWeb } from './harness.js';
 
@@ -34,8 +35,9 @@ describe('web view with two members of one project: an intent task is its ownerâ
       assert.equal(other.status, 404);
       assert.ok(!(await other.text()).includes('Sam keeps the API stable'));
       const timeline = await (await getPage(web, '/timeline', cookie)).text();
-      assert.ok(timeline.includes(w.oliviasTask), 'her own task is on her timeline');
-      assert.ok(!timeline.includes(w.samsTask), "Sam's task is on Olivia's timeline");
+      // the timeline shows the log as it is: a task's stream is named by the task's ref
+      assert.ok(timeline.includes(intentRef(w.oliviasTask)), 'her own task is on her timeline');
+      assert.ok(!timeline.includes(intentRef(w.samsTask)), "Sam's task is on Olivia's timeline");
     }));
 
   it("the local user (SYSTEM) sees both tasks; Sam's live stream sends his task's events only", () =>
@@ -54,7 +56,7 @@ describe('web view with two members of one project: an intent task is its ownerâ
       let text = '';
       while (!text.includes('actor.registered')) text += (await reader.read()).value;
       await reader.cancel();
-      assert.ok(!text.includes(w.oliviasTask), `Olivia's task reached Sam: ${text}`);
+      assert.ok(!text.includes(intentRef(w.oliviasTask)), `Olivia's task reached Sam: ${text}`);
     }));
 });
 
