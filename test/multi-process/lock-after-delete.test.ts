@@ -78,6 +78,11 @@ describe('the server keeps the data dir after intent_delete scans it (issue 28, 
           assert.deepEqual(me.principal, { kind: 'actor', actor_id: `actor-${i}` });
           await as.client.close();
         }
+        // and a sign-in link the CLI printed opens the web view (its code too went through it)
+        const opened = await cliIn(dir, ['open', '--url', serving.url.replace(/\/mcp$/, '')]);
+        assert.equal(opened.code, 0, opened.stderr);
+        const signedIn = await fetch(opened.stdout.trim(), { redirect: 'manual' });
+        assert.equal(signedIn.status, 303, 'the server knows the code the CLI made');
         await server.client.close();
         assert.equal(await serving.stop('SIGTERM'), 0, serving.stderr());
       } finally {
