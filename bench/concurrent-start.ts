@@ -82,7 +82,10 @@ const hookCall = (dataDir: string, root: string, statement: string) => async () 
   return { ok, ms: r.ms, ...(ok && !ran ? { note: 'fail-open' } : {}) };
 };
 
-/** A project (root `root`) with a task holding one direct statement, through `intentlog mcp`. */
+/**
+ * A project (root `root`) with the Hooks' session's task holding one direct statement, through
+ * `intentlog mcp`.
+ */
 const seed = async (dataDir: string, root: string, statement: string): Promise<void> => {
   await mkdir(root, { recursive: true });
   const claim = {
@@ -93,7 +96,8 @@ const seed = async (dataDir: string, root: string, statement: string): Promise<v
   };
   const start = rpc(2, 'tools/call', {
     name: 'intent_start_task',
-    arguments: { project_root: root, claims: [claim] },
+    // the session's own task: SessionStart shows only the task its session started (issue 33)
+    arguments: { project_root: root, host_session_id: 'bench', claims: [claim] },
   });
   const r = await run(
     [main, 'mcp', '--surface', 'intent', '--data-dir', dataDir],
