@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { runHookCli } from './hook-cli.js';
-import { intentClient, openAt, withDir } from './harness.js';
+import { withDir, withIntentClient } from './harness.js';
 
 /**
  * intent_start_task names an existing task with another host session: that session feeds the
@@ -14,29 +14,19 @@ describe('intent: a start associates a task with a host session', () => {
       withDir(async (root) => {
         let task_id: string;
         {
-          const app = await openAt(data);
-          const c = await intentClient(app, [root]);
-          try {
+          await withIntentClient(data, [root], async (c) => {
             task_id = String((await c.ok('intent_start_task', { host_session_id: 'S1' })).task_id);
             const again = await c.ok('intent_start_task', { task_id, host_session_id: 'S2' });
             assert.equal(again.created, false);
-          } finally {
-            await c.close();
-            await app.close();
-          }
+          });
         }
         const prompt = (session: string, text: string) =>
           runHookCli('user-prompt', data, { cwd: root, session_id: session, prompt: text });
         const candidates = async () => {
-          const app = await openAt(data);
-          const c = await intentClient(app, [root]);
-          try {
+          return withIntentClient(data, [root], async (c) => {
             const listed = await c.ok('intent_list_candidates', { task_id });
             return (listed.candidates as unknown as unknown[]).length;
-          } finally {
-            await c.close();
-            await app.close();
-          }
+          });
         };
         assert.equal((await prompt('S2', 'first prompt of the new session')).output.continue, true);
         assert.equal(await candidates(), 1, 'the session associated last feeds the task');

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { agentSource, intentClient, openAt, withDir } from './harness.js';
+import { agentSource, intentClient, openAt, withDir, withIntentClient } from './harness.js';
 
 const ROUNDS = 8;
 
@@ -8,9 +8,7 @@ describe('intent under concurrency', () => {
   it('24 concurrent writers on one task: every write lands once, retries replay', () =>
     withDir((data) =>
       withDir(async (root) => {
-        const app = await openAt(data);
-        const c = await intentClient(app, [root]);
-        try {
+        await withIntentClient(data, [root], async (c) => {
           const task_id = String((await c.ok('intent_start_task')).task_id);
           const write = (i: number) =>
             c.ok('intent_add_inference', {
@@ -33,10 +31,7 @@ describe('intent under concurrency', () => {
             active_claims: number;
           };
           assert.equal(snap.active_claims, 24);
-        } finally {
-          await c.close();
-          await app.close();
-        }
+        });
       }),
     ));
 

@@ -1,15 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { agentSource, intentClient, openAt, withDir } from './harness.js';
+import { agentSource, withDir, withIntentClient } from './harness.js';
 
 describe('intent error envelopes', () => {
   it('name the project and task the call had resolved when it failed', () =>
     withDir((data) =>
       withDir(async (root) => {
-        const app = await openAt(data);
-        const c = await intentClient(app, [root]);
-        try {
+        await withIntentClient(data, [root], async (c) => {
           const start = await c.call('intent_start_task');
           const project_id = start.project_id!;
           assert.match(project_id, /^intent-/);
@@ -39,10 +37,7 @@ describe('intent error envelopes', () => {
           assert.equal(noRoot.error?.code, 'PROJECT_ROOT_INVALID');
           assert.equal(noRoot.project_id, null);
           assert.equal(noRoot.task_id, missing);
-        } finally {
-          await c.close();
-          await app.close();
-        }
+        });
       }),
     ));
 });

@@ -8,7 +8,7 @@ import {
   type IntentGraph,
 } from '../../src/commands/intent/graph.js';
 import { claim, NOW } from './fixture.js';
-import { agentSource, intentClient, openAt, withDir } from './harness.js';
+import { agentSource, withDir, withIntentClient } from './harness.js';
 
 const SCHEMA = new URL('../../docs/intent-graph.schema.json', import.meta.url);
 
@@ -142,9 +142,7 @@ describe('intent graph after a delete (in-memory MCP client, LevelDB store)', ()
   it('an export names no deleted claim, a dispute that lost a side stands free, and it imports', () =>
     withDir((data) =>
       withDir(async (root) => {
-        const app = await openAt(data);
-        const c = await intentClient(app, [root]);
-        try {
+        await withIntentClient(data, [root], async (c) => {
           const task_id = String((await c.ok('intent_start_task')).task_id);
           const claim = async (statement: string) =>
             String(
@@ -188,10 +186,7 @@ describe('intent graph after a delete (in-memory MCP client, LevelDB store)', ()
             graph: exported.graph,
           });
           assert.equal(imported.ok, true, JSON.stringify(imported.error));
-        } finally {
-          await c.close();
-          await app.close();
-        }
+        });
       }),
     ));
 });
@@ -200,9 +195,7 @@ describe('intent import of invalidated history (in-memory MCP client, LevelDB st
   it('an invalidated claim arrives as history: in the graph, never current', () =>
     withDir((data) =>
       withDir(async (root) => {
-        const app = await openAt(data);
-        const c = await intentClient(app, [root]);
-        try {
+        await withIntentClient(data, [root], async (c) => {
           const task_id = String((await c.ok('intent_start_task')).task_id);
           const infer = (statement: string) =>
             c.ok('intent_add_inference', {
@@ -237,10 +230,7 @@ describe('intent import of invalidated history (in-memory MCP client, LevelDB st
             again.graph as unknown as { claims: { statement: string; life: string }[] }
           ).claims;
           assert.equal(lives.find((l) => l.statement === 'Use tabs')?.life, 'invalidated');
-        } finally {
-          await c.close();
-          await app.close();
-        }
+        });
       }),
     ));
 });

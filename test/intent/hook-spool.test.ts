@@ -8,7 +8,7 @@ import { rootHashOf, runLightHook, sessionHashOf } from '../../src/app/intent/ho
 import { rootHash } from '../../src/app/intent/root.js';
 import { readSpooled, spoolDir, spooled } from '../../src/app/intent/hook-spool.js';
 import { intentlogArgs } from '../support/intentlog-bin.js';
-import { intentClient, openAt, startTaskAt, withDir } from './harness.js';
+import { startTaskAt, withDir, withIntentClient } from './harness.js';
 
 /**
  * The Hook spool with no writer running: what Hooks record waits in files until a process opens
@@ -19,9 +19,7 @@ import { intentClient, openAt, startTaskAt, withDir } from './harness.js';
 
 /** The task's Hook candidates as the log holds them, in append order (opening folds the spool). */
 const candidatesOf = async (data: string, root: string, task_id: string) => {
-  const app = await openAt(data);
-  const c = await intentClient(app, [root]);
-  try {
+  return withIntentClient(data, [root], async (c, app) => {
     const { candidates } = await c.ok('intent_list_candidates', { task_id });
     const events = await app.log.readAll({ after: 0, limit: 10_000 });
     const recorded = events
@@ -36,10 +34,7 @@ const candidatesOf = async (data: string, root: string, task_id: string) => {
       'listed as recorded',
     );
     return recorded;
-  } finally {
-    await c.close();
-    await app.close();
-  }
+  });
 };
 
 /** Spools these Hooks for the session, with no writer; answers copies of the record files. */

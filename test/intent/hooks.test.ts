@@ -10,7 +10,15 @@ import { readView, viewsDir } from '../../src/app/intent/hook-view-file.js';
 import { SYSTEM } from '../../src/commands/principal.js';
 import { filesHolding } from '../../src/events/level/level-scan.js';
 import { intentlogArgs, intentlogHookArgs } from '../support/intentlog-bin.js';
-import { agentSource, intentClient, openAt, startTaskAt, userSource, withDir } from './harness.js';
+import {
+  agentSource,
+  intentClient,
+  openAt,
+  startTaskAt,
+  userSource,
+  withDir,
+  withIntentClient,
+} from './harness.js';
 
 const EVENTS = ['session-start', 'user-prompt', 'post-compact', 'stop', 'session-end'];
 const QUIET = { continue: true, suppressOutput: true };
@@ -51,15 +59,10 @@ const user = (statement: string) => ({
 
 /** The task's Hook candidates, as a writer folded them (opening the app folds the spool). */
 const candidatesOf = async (data: string, root: string, task_id: string) => {
-  const app = await openAt(data);
-  const c = await intentClient(app, [root]);
-  try {
+  return withIntentClient(data, [root], async (c) => {
     const { candidates } = await c.ok('intent_list_candidates', { task_id });
     return candidates as unknown as { candidate_id: string; origin: string; hook_event: string }[];
-  } finally {
-    await c.close();
-    await app.close();
-  }
+  });
 };
 
 const contextOf = (output: { hookSpecificOutput?: { additionalContext: string } }) =>
@@ -240,9 +243,7 @@ describe('intent hooks CLI', () => {
   it('a running writer folds what a Hook spools, without a restart', () =>
     withDir((data) =>
       withDir(async (root) => {
-        const app = await openAt(data);
-        const c = await intentClient(app, [root]);
-        try {
+        await withIntentClient(data, [root], async (c) => {
           const task_id = String(
             (await c.ok('intent_start_task', { host_session_id: 'W' })).task_id,
           );
@@ -261,10 +262,7 @@ describe('intent hooks CLI', () => {
             if (listed.length === 0) await new Promise((r) => setTimeout(r, 25));
           }
           assert.equal(listed.length, 1);
-        } finally {
-          await c.close();
-          await app.close();
-        }
+        });
       }),
     ));
 
@@ -302,17 +300,12 @@ describe('intent hooks CLI', () => {
   it('a private task suppresses its Hooks: nothing said, nothing spooled', () =>
     withDir((data) =>
       withDir(async (root) => {
-        const app = await openAt(data);
-        const c = await intentClient(app, [root]);
-        try {
+        await withIntentClient(data, [root], async (c) => {
           const task_id = String(
             (await c.ok('intent_start_task', { host_session_id: 'P' })).task_id,
           );
           await c.ok('intent_set_mode', { task_id, mode: 'private', host_session_id: 'P' });
-        } finally {
-          await c.close();
-          await app.close();
-        }
+        });
         for (const event of ['session-start', 'user-prompt', 'stop'] as const)
           assert.deepEqual(
             runLightHook(data, event, { cwd: root, session_id: 'P', prompt: 'x' }),

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { agentSource, intentClient, openAt, withDir } from './harness.js';
+import { agentSource, withDir, withIntentClient } from './harness.js';
 
 type Snap = {
   current: { claim_id: string; statement: string; epistemic_status: string; scope: string }[];
@@ -17,9 +17,7 @@ describe('intent: long-term preferences wait for three tasks and the user', () =
   it('a candidate stays out of the snapshot until the user confirms it in their words', () =>
     withDir((data) =>
       withDir(async (root) => {
-        const app = await openAt(data);
-        const c = await intentClient(app, [root]);
-        try {
+        await withIntentClient(data, [root], async (c) => {
           const inference = 'The user seems to prefer dense tables with keyboard shortcuts';
           const words = 'Across projects, I prefer dense keyboard-first tables.';
           const confirm = (task_id: string) =>
@@ -88,10 +86,7 @@ describe('intent: long-term preferences wait for three tasks and the user', () =
           );
           const listed = await c.ok('intent_list_candidates', { task_id: third.task_id });
           assert.deepEqual(listed.candidates, [], 'the confirmed candidate is no candidate now');
-        } finally {
-          await c.close();
-          await app.close();
-        }
+        });
       }),
     ));
 });

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { intentRef } from '../../src/events/intent/index.js';
 import { filesHolding } from '../../src/events/level/level-scan.js';
 import { verifyAudit } from './audit.js';
-import { intentClient, openAt, userSource, withDir } from './harness.js';
+import { intentClient, openAt, userSource, withDir, withIntentClient } from './harness.js';
 
 const explicit = (task_id: string, statement: string) => ({
   task_id,
@@ -36,9 +36,7 @@ describe('intent privacy on disk (LevelDB)', () => {
         }
         assert.deepEqual(await filesHolding(data, [secret, 'sess-1']), []);
 
-        const app = await openAt(data);
-        const c = await intentClient(app, [root]);
-        try {
+        await withIntentClient(data, [root], async (c) => {
           const read = await c.call('intent_get_snapshot', { task_id });
           assert.equal(read.error?.code, 'PRIVATE_STATE_UNAVAILABLE');
           const write = await c.call('intent_add_explicit', explicit(task_id, 'another'));
@@ -51,10 +49,7 @@ describe('intent privacy on disk (LevelDB)', () => {
             active_claims: number;
           };
           assert.equal(snap.active_claims, 0, 'neither the private nor the off claim exists');
-        } finally {
-          await c.close();
-          await app.close();
-        }
+        });
         assert.deepEqual(await filesHolding(data, [secret]), []);
       }),
     ));

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { intentClient, openAt, userSource, withDir } from './harness.js';
+import { userSource, withDir, withIntentClient } from './harness.js';
 
 type Verification = { view_clear: boolean; export_clear: boolean; bytes_clear: boolean | null };
 type Snap = { current: { claim_id: string; statement: string }[] };
@@ -21,9 +21,7 @@ describe('intent: deleting private state', () => {
   it('deletes a claim held only in memory, then the task, and reports both clear', () =>
     withDir((data) =>
       withDir(async (root) => {
-        const app = await openAt(data);
-        const c = await intentClient(app, [root]);
-        try {
+        await withIntentClient(data, [root], async (c, app) => {
           const task_id = String(
             (await c.ok('intent_start_task', { host_session_id: 'S1' })).task_id,
           );
@@ -72,10 +70,7 @@ describe('intent: deleting private state', () => {
           const status = await c.ok('intent_status');
           assert.deepEqual(status.private_control, { tasks_in_memory: 0, claims_in_memory: 0 });
           assert.equal((status.tasks as unknown as { deleted: number }).deleted, 1);
-        } finally {
-          await c.close();
-          await app.close();
-        }
+        });
       }),
     ));
 
@@ -84,20 +79,13 @@ describe('intent: deleting private state', () => {
       withDir(async (root) => {
         let task_id: string;
         {
-          const app = await openAt(data);
-          const c = await intentClient(app, [root]);
-          try {
+          await withIntentClient(data, [root], async (c) => {
             task_id = String((await c.ok('intent_start_task')).task_id);
             await c.ok('intent_set_mode', { task_id, mode: 'private', host_session_id: 'S1' });
             await c.ok('intent_add_explicit', explicit(task_id, 'lost on restart'));
-          } finally {
-            await c.close();
-            await app.close();
-          }
+          });
         }
-        const app = await openAt(data);
-        const c = await intentClient(app, [root]);
-        try {
+        await withIntentClient(data, [root], async (c) => {
           const deleted = await c.call('intent_delete', {
             task_id,
             confirmation: `DELETE TASK ${task_id}`,
@@ -105,10 +93,7 @@ describe('intent: deleting private state', () => {
           assert.equal(deleted.ok, true, JSON.stringify(deleted.error));
           const gone = await c.call('intent_get_snapshot', { task_id });
           assert.equal(gone.error?.code, 'TASK_DELETED');
-        } finally {
-          await c.close();
-          await app.close();
-        }
+        });
       }),
     ));
 });

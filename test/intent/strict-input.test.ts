@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { intentClient, openAt, userSource, withDir } from './harness.js';
+import { userSource, withDir, withIntentClient } from './harness.js';
 
 /**
  * intent-loop's security regressions on what a caller sends: a prompt or transcript is not a
@@ -11,9 +11,7 @@ describe('intent: transcripts and credential-shaped ids are refused', () => {
   it('refuses transcript-shaped statements and credential-shaped ids, writing nothing', () =>
     withDir((data) =>
       withDir(async (root) => {
-        const app = await openAt(data);
-        const c = await intentClient(app, [root]);
-        try {
+        await withIntentClient(data, [root], async (c, app) => {
           const task_id = String((await c.ok('intent_start_task')).task_id);
           const head = await app.log.head();
           const explicit = (over: Record<string, unknown>) =>
@@ -47,10 +45,7 @@ describe('intent: transcripts and credential-shaped ids are refused', () => {
           assert.equal(await app.log.head(), head, 'no refusal appended anything');
           const fine = await explicit({ request_id: 'turn-42:a@b.c' });
           assert.equal(fine.ok, true, JSON.stringify(fine.error));
-        } finally {
-          await c.close();
-          await app.close();
-        }
+        });
       }),
     ));
 });

@@ -1,15 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { filesHolding } from '../../src/events/level/level-scan.js';
-import { agentSource, intentClient, openAt, userSource, withDir } from './harness.js';
+import { agentSource, userSource, withDir, withIntentClient } from './harness.js';
 
 describe('intent surface (in-memory MCP client, LevelDB store)', () => {
   it('runs the claim loop: start, add each kind, replace, invalidate, snapshot', () =>
     withDir((data) =>
       withDir(async (root) => {
-        const app = await openAt(data);
-        const c = await intentClient(app, [root]);
-        try {
+        await withIntentClient(data, [root], async (c) => {
           const start = await c.call('intent_start_task', {
             claims: [
               {
@@ -95,19 +93,14 @@ describe('intent surface (in-memory MCP client, LevelDB store)', () => {
             snap.stale_warnings.map((w) => w.reason),
             ['dispute_over_inactive_claim'],
           );
-        } finally {
-          await c.close();
-          await app.close();
-        }
+        });
       }),
     ));
 
   it('dedupes a request_id and refuses its reuse with other arguments', () =>
     withDir((data) =>
       withDir(async (root) => {
-        const app = await openAt(data);
-        const c = await intentClient(app, [root]);
-        try {
+        await withIntentClient(data, [root], async (c) => {
           const { task_id } = await c.ok('intent_start_task', { request_id: 'start-1' });
           const again = await c.ok('intent_start_task', { request_id: 'start-1' });
           assert.equal(again.task_id, task_id, 'a retried start lands on the same task');
@@ -127,19 +120,14 @@ describe('intent surface (in-memory MCP client, LevelDB store)', () => {
             active_claims: number;
           };
           assert.equal(snap.active_claims, 1);
-        } finally {
-          await c.close();
-          await app.close();
-        }
+        });
       }),
     ));
 
   it('intent_set_mode dedupes a request_id like every task-scoped mutation', () =>
     withDir((data) =>
       withDir(async (root) => {
-        const app = await openAt(data);
-        const c = await intentClient(app, [root]);
-        try {
+        await withIntentClient(data, [root], async (c, app) => {
           const { task_id } = await c.ok('intent_start_task');
           const off = { task_id, mode: 'off', request_id: 'mode-1' };
           const first = await c.call('intent_set_mode', off);
@@ -151,19 +139,14 @@ describe('intent surface (in-memory MCP client, LevelDB store)', () => {
           const reused = await c.call('intent_set_mode', { ...off, mode: 'on' });
           assert.equal(reused.error?.code, 'REQUEST_ID_REUSED');
           assert.equal(await app.log.head(), head, 'neither the replay nor the reuse appended');
-        } finally {
-          await c.close();
-          await app.close();
-        }
+        });
       }),
     ));
 
   it('JSON and quoted credentials never reach the ledger', () =>
     withDir((data) =>
       withDir(async (root) => {
-        const app = await openAt(data);
-        const c = await intentClient(app, [root]);
-        try {
+        await withIntentClient(data, [root], async (c) => {
           const { task_id } = await c.ok('intent_start_task');
           const added = await c.ok('intent_add_explicit', {
             task_id,
@@ -173,10 +156,7 @@ describe('intent surface (in-memory MCP client, LevelDB store)', () => {
             source_ref: userSource,
           });
           assert.equal(added.redactions, 2);
-        } finally {
-          await c.close();
-          await app.close();
-        }
+        });
         assert.deepEqual(await filesHolding(data, ['supersecretvalue', 'api-secret-value']), []);
       }),
     ));
@@ -184,9 +164,7 @@ describe('intent surface (in-memory MCP client, LevelDB store)', () => {
   it('refuses tool output as explicit and unknown keys, before writing', () =>
     withDir((data) =>
       withDir(async (root) => {
-        const app = await openAt(data);
-        const c = await intentClient(app, [root]);
-        try {
+        await withIntentClient(data, [root], async (c, app) => {
           const { task_id } = await c.ok('intent_start_task');
           const head = await app.log.head();
           const tool = await c.call('intent_add_explicit', {
@@ -199,19 +177,14 @@ describe('intent surface (in-memory MCP client, LevelDB store)', () => {
           const extra = await c.call('intent_get_snapshot', { task_id, surprise: 1 });
           assert.equal(extra.error!.code, 'INVALID_ARGUMENT');
           assert.equal(await app.log.head(), head);
-        } finally {
-          await c.close();
-          await app.close();
-        }
+        });
       }),
     ));
 
   it('status creates no storage; a snapshot is byte-identical live and rebuilt', () =>
     withDir((data) =>
       withDir(async (root) => {
-        const app = await openAt(data);
-        const c = await intentClient(app, [root]);
-        try {
+        await withIntentClient(data, [root], async (c, app) => {
           const before = await app.log.head();
           const status = await c.ok('intent_status');
           assert.equal(status.project_known, false);
@@ -232,19 +205,14 @@ describe('intent surface (in-memory MCP client, LevelDB store)', () => {
           const liveModel = await stored();
           await app.projections.rebuild(['intent.snapshot']);
           assert.equal(await stored(), liveModel, 'the rebuilt read model is the live one');
-        } finally {
-          await c.close();
-          await app.close();
-        }
+        });
       }),
     ));
 
   it('promotes a long-term inference only after three distinct tasks and the confirmation', () =>
     withDir((data) =>
       withDir(async (root) => {
-        const app = await openAt(data);
-        const c = await intentClient(app, [root]);
-        try {
+        await withIntentClient(data, [root], async (c) => {
           const wish = 'Prefer pnpm over npm in every repository';
           const tasks: { task_id: string; claim_id: string }[] = [];
           const confirm = (t: { task_id: string; claim_id: string }) =>
@@ -285,10 +253,7 @@ describe('intent surface (in-memory MCP client, LevelDB store)', () => {
           assert.equal(promoted.ok, true, JSON.stringify(promoted.error));
           const after = await c.ok('intent_list_candidates', { task_id: tasks[0]!.task_id });
           assert.deepEqual(after.candidates, []);
-        } finally {
-          await c.close();
-          await app.close();
-        }
+        });
       }),
     ));
 });
