@@ -1,4 +1,5 @@
 import { validLease } from '../../commands/missions/decide-lease.js';
+import type { LeaseTerms } from '../../commands/missions/desk-state.js';
 import { newId } from '../../events/ids.js';
 import { own } from '../../events/own.js';
 import type { Caller, MissionsCore, ProjectRef } from './index.js';
@@ -10,15 +11,8 @@ export const leaseOps = (core: MissionsCore) => {
 
   const authorizeSession = async (
     ref: ProjectRef,
-    args: {
-      mission_id: string;
-      contract_version: number;
-      agent_identity: string;
-      role: string;
-      contribution: string;
-      expected_result: string;
+    args: LeaseTerms & {
       duration_minutes: number;
-      criterion_ids: string[];
       request_id?: string;
       capabilities?: string[];
       device_id?: string;

@@ -5,6 +5,7 @@ import type {
   LaneStatus,
 } from '../../events/missions/index.js';
 import type { ContractChanges } from './contract.js';
+import type { LeaseTerms } from './desk-state.js';
 import type { GateInput } from './owner-gate.js';
 import type { LearningCommands } from './learning.js';
 
@@ -42,22 +43,16 @@ export type DeskCommand =
     }
   | {
       type: 'AuthorizeSession';
-      data: At & {
-        session_id: string;
-        mission_id: string;
-        contract_version: number;
-        agent_identity: string;
-        role: string;
-        contribution: string;
-        expected_result: string;
-        duration_minutes: number;
-        criterion_ids: string[];
-        capabilities: string[];
-        device_id: string | null;
-        harness_id: string | null;
-        /** whether `device_id` has a mount of this project (null: no device given) */
-        device_mounted: boolean | null;
-      };
+      data: At &
+        LeaseTerms & {
+          session_id: string;
+          duration_minutes: number;
+          capabilities: string[];
+          device_id: string | null;
+          harness_id: string | null;
+          /** whether `device_id` has a mount of this project (null: no device given) */
+          device_mounted: boolean | null;
+        };
     }
   | { type: 'ProposeNextStep'; data: At & { content: string } }
   | { type: 'AcceptNextStep'; data: At & { content: string | null; gate: GateInput } }

@@ -20,8 +20,8 @@ export type Mission = {
   evidence: Record<string, EvidenceItem>;
 };
 
-export type Lease = {
-  session_id: string;
+/** What a session asks a lease for, and what the lease then holds of it. */
+export type LeaseTerms = {
   mission_id: string;
   contract_version: number;
   agent_identity: string;
@@ -29,6 +29,10 @@ export type Lease = {
   contribution: string;
   expected_result: string;
   criterion_ids: string[];
+};
+
+export type Lease = LeaseTerms & {
+  session_id: string;
   capabilities: string[];
   device_id: string | null;
   harness_id: string | null;
