@@ -37,14 +37,15 @@ for (const name of await readdir(outdir))
   if (name.startsWith('bundle-')) await rm(`${outdir}/${name}`);
 
 /**
- * zod's `z.locales` (its error messages in 40 languages, half of zod's bytes) is left with
- * English only, the one `z` configures itself with: nothing here sets another (`z.config`).
+ * zod's `z.locales` and `core.locales` (its error messages in 40 languages, half of zod's
+ * bytes) are left with English only, the one `z` configures itself with: nothing here sets
+ * another (`z.config`).
  */
 const englishOnly = {
   name: 'zod-english-only',
   setup(bundler) {
     bundler.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, ({ importer }) =>
-      /[\\/]zod[\\/]v4[\\/]classic[\\/]/.test(importer)
+      /[\\/]zod[\\/]v4[\\/](classic|core)[\\/]/.test(importer)
         ? { path: resolve(dirname(importer), '../locales/index.js'), namespace: 'zod-english-only' }
         : undefined,
     );
@@ -56,13 +57,26 @@ const englishOnly = {
   },
 };
 
-await build({
-  entryPoints: [`${outdir}/main.js`],
-  outdir,
-  chunkNames: 'bundle-[name]-[hash]',
-  allowOverwrite: true,
+/**
+ * The registry's web pages and context commands stay out of the `mcp` bundle below: an `mcp`
+ * process never asks for them (mcp-main.ts reads the kernel and the surfaces only). Their
+ * import()s are left pointing at the files tsc wrote.
+ */
+const registryPartsLeftOut = {
+  name: 'registry-parts-left-out',
+  setup(bundler) {
+    bundler.onResolve({ filter: /^\.\.\/(web|cli)\// }, ({ path, importer, kind }) => {
+      if (kind !== 'dynamic-import' || !/[\\/]dist[\\/]modules[\\/]/.test(importer)) return;
+      const from = relative(outdir, resolve(dirname(importer), path))
+        .split('\\')
+        .join('/');
+      return { path: from.startsWith('.') ? from : `./${from}`, external: true };
+    });
+  },
+};
+
+const shared = {
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
@@ -77,6 +91,32 @@ await build({
   minifyWhitespace: true,
   minifySyntax: true,
   logLevel: 'warning',
+};
+
+await build({
+  ...shared,
+  entryPoints: [`${outdir}/main.js`],
+  outdir,
+  chunkNames: 'bundle-[name]-[hash]',
+  allowOverwrite: true,
+  splitting: true,
+  // bundled whole on its own, below
+  external: [...shared.external, '*/mcp-main.js'],
+});
+
+/**
+ * `intentlog mcp` past its early answer (src/cli/mcp-main.ts) as one file, dist/cli/mcp-main.js,
+ * without splitting: the registry loads each context's kernel and surfaces by its own import(),
+ * and split, those parts and what they share come to about 40 chunks of 2 KB, a millisecond
+ * each to load. Its copy of a module main.js also loaded holds no state but the early reader,
+ * which src/mcp/stdio-early.ts keeps on `globalThis` for that reason.
+ */
+await build({
+  ...shared,
+  entryPoints: [`${outdir}/mcp-main.js`],
+  outfile: `${outdir}/mcp-main.js`,
+  allowOverwrite: true,
+  plugins: [...shared.plugins, registryPartsLeftOut],
 });
 
 /**

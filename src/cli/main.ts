@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { contexts } from '../modules/contexts.js';
 import type { ContextCommand } from '../modules/define.js';
 
 /**
@@ -24,13 +23,6 @@ const KERNEL: Record<string, Loader> = {
 };
 
 /**
- * Hosts start `mcp` on every session: it loads the surfaces (modules/surfaces.ts) and the kernel,
- * not the web pages, the HTTP stack or the contexts' other commands. Its `--help` lists every
- * surface, so it takes the full path.
- */
-const WITH_SURFACES: Record<string, Loader> = { mcp: KERNEL.mcp! };
-
-/**
  * Kernel commands that open the log but serve nothing: the registry below the surfaces
  * (modules/kernel.ts: every context's events and read models, no MCP, no pages).
  */
@@ -44,14 +36,15 @@ const WITH_KERNEL: Record<string, Loader> = {
 };
 
 /**
- * The contexts' own commands, by name, from their declarations (src/modules/contexts.ts): each
- * says what it needs loaded. Intent's `hook` runs on every prompt, so it loads only its file and
- * the kernel parts; the project's `token create`, which scripts wait for, loads the registry
- * itself where it opens the app (options.ts, `kernelRegistry`).
+ * A context's own command by name, from the declarations (src/modules/contexts.ts): each says
+ * what it needs loaded. Intent's `hook` runs on every prompt, so it loads only its file and the
+ * kernel parts; the project's `token create`, which scripts wait for, loads the registry itself
+ * where it opens the app (options.ts, `kernelRegistry`).
  */
-const CONTEXT_COMMANDS: Record<string, ContextCommand> = Object.fromEntries(
-  contexts.flatMap((c) => Object.entries(c.commands ?? {})),
-);
+const contextCommand = async (name: string): Promise<ContextCommand | undefined> => {
+  const { contexts } = await import('../modules/contexts.js');
+  return contexts.flatMap((c) => Object.entries(c.commands ?? {})).find(([n]) => n === name)?.[1];
+};
 
 // `intentlog log | head` closes stdout early: that is the reader's choice, not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -59,14 +52,8 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-const program = async (commands: readonly (() => Command)[]): Promise<Command> => {
-  const { Command } = await import('commander');
-  const root = new Command('intentlog')
-    .description('a local-first, event-sourced ledger of intent and work for coding agents')
-    .version(version);
-  for (const command of commands) root.addCommand(command());
-  return root;
-};
+const program = async (commands: readonly (() => Command)[]): Promise<Command> =>
+  (await import('./program.js')).program(commands, version);
 
 const useModules = async () => {
   const [{ modules, pagesOf, surfacesOf }, { useRegistry }] = await Promise.all([
@@ -78,10 +65,11 @@ const useModules = async () => {
 };
 
 const run = async (name: string | undefined): Promise<Command> => {
-  const own =
-    name !== undefined && Object.hasOwn(CONTEXT_COMMANDS, name)
-      ? CONTEXT_COMMANDS[name]
-      : undefined;
+  const help = process.argv.includes('--help') || process.argv.includes('-h');
+  // hosts start `mcp` on every session: the kernel and the surfaces, bundled as one file
+  // (mcp-main.ts); its `--help` lists every surface, so it takes the full path below
+  if (name === 'mcp' && !help) return (await import('./mcp-main.js')).mcpProgram(version);
+  const own = name === undefined ? undefined : await contextCommand(name);
   if (own?.needs === 'nothing') return program([await own.load()]);
   const kernelOnly = own
     ? own.load
@@ -95,17 +83,6 @@ const run = async (name: string | undefined): Promise<Command> => {
       kernelOnly(),
     ]);
     useRegistry({ modules: kernelModules, surfaces: [] });
-    return program([command]);
-  }
-  const help = process.argv.includes('--help') || process.argv.includes('-h');
-  if (name !== undefined && !help && Object.hasOwn(WITH_SURFACES, name)) {
-    const [{ kernelModules }, { servedSurfaces }, { useRegistry }, command] = await Promise.all([
-      import('../modules/kernel.js'),
-      import('../modules/surfaces.js'),
-      import('./registry.js'),
-      WITH_SURFACES[name]!(),
-    ]);
-    useRegistry({ modules: kernelModules, surfaces: servedSurfaces });
     return program([command]);
   }
   const kernel = name !== undefined && Object.hasOwn(KERNEL, name);

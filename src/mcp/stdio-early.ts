@@ -34,12 +34,18 @@ export type EarlyStdio = {
   release(): void;
 };
 
-let current: EarlyStdio | undefined;
+/**
+ * The process's early reader. It lives on `globalThis`, not in this module, because the build
+ * gives `mcp` two bundles (scripts/bundle.mjs): main.js answers early with its copy of this
+ * module, and mcp-main.js takes the reader over with its own.
+ */
+const EARLY = Symbol.for('intentlog.early-stdio');
+const holder = globalThis as { [EARLY]?: EarlyStdio | undefined };
 
 /** The early reader of this process, once: stdio.ts takes it to connect the full server. */
 export const takeEarlyStdio = (): EarlyStdio | undefined => {
-  const taken = current;
-  current = undefined;
+  const taken = holder[EARLY];
+  holder[EARLY] = undefined;
   return taken;
 };
 
@@ -119,7 +125,7 @@ export const startEarlyStdio = async (options: EarlyOptions, waitMs: number): Pr
   };
   stdin.on('data', onData);
   stdin.once('end', onEnd);
-  current = early;
+  holder[EARLY] = early;
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([first, new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))]);
   clearTimeout(timer);

@@ -17,12 +17,15 @@ before(async () => {
 });
 after(() => rm(dir, { recursive: true, force: true }));
 
-/** The modules `intentlog <args>` loaded, one path or URL a line; `input` goes to its stdin. */
-const loadedBy = async (args: string[], input = ''): Promise<string[]> => {
-  const file = join(dir, `loaded-${args[0]}.txt`);
+/**
+ * The modules `intentlog <args>` loaded, one path or URL a line; `input` goes to its stdin.
+ * From the source unless `bin` names a built one.
+ */
+const loadedBy = async (args: string[], input = '', bin?: string): Promise<string[]> => {
+  const file = join(dir, `loaded-${args[0]}-${bin ? 'bin' : 'source'}.txt`);
   const child = spawn(
     process.execPath,
-    ['--import', reporter, '--import', 'tsx', source, ...args],
+    ['--import', reporter, ...(bin ? [bin] : ['--import', 'tsx', source]), ...args],
     {
       env: { ...process.env, LOADED_MODULES_FILE: file, INTENTLOG_STORE: '' },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -35,6 +38,17 @@ const loadedBy = async (args: string[], input = ''): Promise<string[]> => {
   assert.equal(code, 0, `intentlog ${args.join(' ')}`);
   assert.notEqual(stdout, '', 'it answered');
   return (await readFile(file, 'utf8')).split('\n').filter(Boolean);
+};
+
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-11-25',
+    capabilities: {},
+    clientInfo: { name: 'test', version: '1' },
+  },
 };
 
 const none = (loaded: string[], pattern: RegExp, what: string) =>
@@ -59,16 +73,6 @@ describe('start-up: a command loads only what it uses', () => {
   });
 
   it('mcp loads the surfaces and the kernel, not the web view or the HTTP stack', async () => {
-    const initialize = {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-        clientInfo: { name: 'test', version: '1' },
-      },
-    };
     const loaded = await loadedBy(
       ['mcp', '--data-dir', join(dir, 'b')],
       `${JSON.stringify(initialize)}\n`,
@@ -80,5 +84,26 @@ describe('start-up: a command loads only what it uses', () => {
     none(loaded, /\/(src|dist)\/web\/|node_modules\/(hono|@hono)\//, 'the web view');
     none(loaded, /\/(src|dist)\/mcp\/(http|oauth)\//, 'the HTTP transport and sign-in');
     none(loaded, /node_modules\/(pg|prom-client|@dagrejs)\//, 'serve’s libraries');
+  });
+
+  // the ES module loader spends about 1 ms a file: split, the registry's lazy parts came to 86
+  // files of dist/cli (scripts/bundle.mjs bundles mcp-main.ts whole)
+  it('the built mcp loads its server from one file, beside the early answer', async (t) => {
+    const bin = process.env.INTENTLOG_TEST_BIN;
+    if (!bin) return t.skip('needs the built bin: run through test/run.mjs (npm test)');
+    const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
+    const loaded = await loadedBy(
+      ['mcp', '--data-dir', join(dir, 'c')],
+      [initialize, { jsonrpc: '2.0', method: 'notifications/initialized' }, list]
+        .map((m) => `${JSON.stringify(m)}\n`)
+        .join(''),
+      bin,
+    );
+    const built = [...new Set(loaded.filter((m) => m.includes('/dist/cli/')))];
+    assert.ok(
+      built.some((m) => m.endsWith('/dist/cli/mcp-main.js')),
+      'the server comes from mcp-main.js',
+    );
+    assert.ok(built.length <= 8, `dist/cli files loaded: ${built.length}\n${built.join('\n')}`);
   });
 });
