@@ -1,5 +1,6 @@
-import { chmod, lstat, mkdir, readdir, stat } from 'node:fs/promises';
+import { chmod, lstat, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makeDirs } from './make-dirs.js';
 
 const PRIVATE_DIR = 0o700;
 const PRIVATE_FILE = 0o600;
@@ -38,10 +39,8 @@ const visit = async (path: string, into: Tightened, follow = false): Promise<voi
  * read-only copy must stay readable.
  */
 export const prepareDataDir = async (dataDir: string): Promise<Tightened> => {
-  await mkdir(dataDir, { recursive: true, mode: PRIVATE_DIR }).catch(async (error: unknown) => {
-    // an existing data dir on a read-only file system is fine: only reading commands get there
-    if (!(await stat(dataDir).catch(() => undefined))?.isDirectory()) throw error;
-  });
+  // an existing one is left as it is: on a read-only file system, only reading commands get here
+  makeDirs(dataDir, PRIVATE_DIR);
   const result: Tightened = { changed: [], failed: [] };
   const exposed = ((await stat(dataDir)).mode & 0o077) !== 0;
   await visit(dataDir, result, true);

@@ -1,4 +1,4 @@
-import { mkdirSync, watch, type FSWatcher } from 'node:fs';
+import { watch, type FSWatcher } from 'node:fs';
 import { isDomainError } from '../../commands/errors.js';
 import { projectQueries } from '../../projections/project/queries.js';
 import type { EventLog } from '../../events/event-log.js';
@@ -6,6 +6,7 @@ import type { WriterContext } from '../kernel-module.js';
 import { foldSpooled, hookHost, hookViewOf } from './hooks.js';
 import { readSpooled, removeSpooled, spoolDir, spooled, sweepTemporaries } from './hook-spool.js';
 import { isRootHash, removeView, viewRoots, writeView } from './hook-view-file.js';
+import { makeDirs } from '../../events/make-dirs.js';
 
 /** A burst of writes rewrites a project's view once, this long after its first. */
 const SETTLE_MS = 15;
@@ -65,7 +66,7 @@ export const startHookKeeper = async (writer: WriterContext): Promise<() => Prom
   const host = hookHost(writer);
   const { log } = writer;
   const boundRoots = () => projectQueries(log.models).boundRoots();
-  mkdirSync(spoolDir(dataDir), { recursive: true, mode: 0o700 });
+  makeDirs(spoolDir(dataDir), 0o700);
   let chain: Promise<void> = Promise.resolve();
   let stopped = false;
   const step = (what: string, job: () => Promise<void>): Promise<void> =>

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { hooksDir, namesIn, syncDir, writeDurably } from './hook-view-file.js';
+import { makeDirs } from '../../events/make-dirs.js';
 
 /**
  * The Hook spool: what a Hook records, left for the writer to fold into the log. A Hook never
@@ -68,7 +69,7 @@ export const appendSpool = (
   now: Date = new Date(),
 ): string => {
   const dir = spoolDir(dataDir);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDirs(dir, 0o700);
   const body = {
     v: 1 as const,
     ...fields,

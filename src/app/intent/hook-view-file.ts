@@ -2,7 +2,6 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import {
   closeSync,
   fsyncSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -11,6 +10,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { makeDirs } from '../../events/make-dirs.js';
 
 /**
  * The per-project file a Hook reads instead of the store (docs/intent.md, "Hooks"): what the
@@ -99,7 +99,7 @@ export const syncDir = (dir: string): void => {
 export const writeView = (dataDir: string, rootHash: string, view: HookView): void => {
   if (!HEX.test(rootHash)) throw new RangeError('a root hash is 64 hex digits');
   const dir = viewsDir(dataDir);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDirs(dir, 0o700);
   const key = randomBytes(32);
   const keyId = randomBytes(8).toString('hex');
   const iv = randomBytes(12);

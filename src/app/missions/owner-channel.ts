@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { chmod, mkdir, realpath } from 'node:fs/promises';
+import { chmod, realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, relative, resolve, isAbsolute } from 'node:path';
 import { missionsError } from '../../commands/missions/errors.js';
@@ -14,6 +14,7 @@ import {
   hashOwnerCode,
   type FreshChallenge,
 } from '../../commands/missions/owner-gate.js';
+import { makeDirs } from '../../events/make-dirs.js';
 
 /**
  * The owner channel: a one-time code goes to a mode-0600 file in an owner directory outside the
@@ -105,7 +106,7 @@ export const ownerChannel = (ownerDir: string, dataDir: string) => {
         { owner_dir: ownerDir },
       );
     try {
-      await mkdir(ownerDir, { recursive: true, mode: 0o700 });
+      makeDirs(ownerDir, 0o700);
       await chmod(ownerDir, 0o700);
     } catch {
       throw missionsError('owner_channel_unavailable', 'the owner directory cannot be written', {

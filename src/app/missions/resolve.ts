@@ -1,10 +1,10 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isDomainError } from '../../commands/errors.js';
 import { missionsError } from '../../commands/missions/errors.js';
 import { MISSIONS_MODEL, missionsQueries } from '../../projections/missions/desk.js';
 import type { App } from '../app.js';
 import type { Caller, ProjectRef, Resolved, MissionsMounts } from './mounts.js';
+import { makeDirs } from '../../events/make-dirs.js';
 
 /**
  * Which project a call means when it names none (HAI-MCP's tools take ids, not projects): the
@@ -69,7 +69,7 @@ export const callResolver = (app: App, mounts: MissionsMounts) => {
     if (caller.principal.kind !== 'system')
       throw missionsError('invalid_args', 'name the project: project_path or project_id');
     const home = homeProjectDir(app.dataDir);
-    await mkdir(home, { recursive: true, mode: 0o700 });
+    makeDirs(home, 0o700);
     return mounts.resolve({ project_path: home }, caller);
   };
 };

@@ -1,8 +1,9 @@
-import { mkdir, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { domainError } from '../../commands/errors.js';
 import { isProjectFileError, readProjectFile, writeProjectFile } from '../project/files.js';
+import { makeDirs } from '../../events/make-dirs.js';
 
 /**
  * The link between a working directory and a story-map project: `.intentlog/config.json` in
@@ -88,7 +89,7 @@ export const findLink = async (from: string = workingRoot()): Promise<Linked> =>
 export const writeLink = async (root: string, config: LinkConfig): Promise<string> => {
   const file = join(resolve(root), LINK_DIR, LINK_FILE);
   // the directory linked is the caller's own choice (the CLI's working directory): made if new
-  await mkdir(resolve(root), { recursive: true });
+  makeDirs(resolve(root));
   try {
     await writeProjectFile(await realpath(root), LINK_PATH, `${JSON.stringify(config, null, 2)}\n`);
   } catch (error) {

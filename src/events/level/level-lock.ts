@@ -1,6 +1,7 @@
-import { mkdir, readlink, rm, symlink } from 'node:fs/promises';
+import { readlink, rm, symlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ClassicLevel } from 'classic-level';
+import { makeDirs } from '../make-dirs.js';
 
 /**
  * The store's lock is LevelDB's own: an fcntl lock on `<store>/LOCK`. Its holder is the writer.
@@ -74,8 +75,8 @@ export const takeStoreLock = async (location: string): Promise<StoreLock> => {
   try {
     const dir = lockDirOf(location);
     // the store's directory first: the link's target is created through it, by LevelDB
-    await mkdir(location, { recursive: true, mode: 0o700 });
-    await mkdir(dir, { recursive: true, mode: 0o700 });
+    makeDirs(location, 0o700);
+    makeDirs(dir, 0o700);
     await linkLock(dir, location);
     const lock = new ClassicLevel(dir);
     await lock.open();

@@ -1,7 +1,8 @@
-import { lstatSync, mkdirSync, realpathSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { sha256Hex } from '../sha256.js';
+import { makeDirs } from '../make-dirs.js';
 
 // A Unix socket's path must fit sun_path: 108 bytes on Linux, 104 on macOS, with its NUL.
 const SUN_PATH_MAX = 103;
@@ -31,7 +32,7 @@ export const writerSocketPath = (dataDir: string): string => {
 const privateSocketDir = (): string => {
   const uid = process.getuid!(); // not Windows: it has named pipes
   const dir = join(tmpdir(), `intentlog-${uid}`);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDirs(dir, 0o700);
   const stat = lstatSync(dir);
   if (!stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o077) !== 0)
     throw Object.assign(
