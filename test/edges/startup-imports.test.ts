@@ -40,14 +40,16 @@ const loadedBy = async (args: string[], input = '', bin?: string): Promise<strin
   return (await readFile(file, 'utf8')).split('\n').filter(Boolean);
 };
 
+/** Lines of JSON-RPC as a client writes them to `mcp`'s stdin. */
+const lines = (...messages: object[]) =>
+  messages.map((m) => `${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`).join('');
 const initialize = {
-  jsonrpc: '2.0',
   id: 1,
   method: 'initialize',
   params: {
     protocolVersion: '2025-11-25',
     capabilities: {},
-    clientInfo: { name: 'test', version: '1' },
+    clientInfo: { name: 't', version: '1' },
   },
 };
 
@@ -73,10 +75,7 @@ describe('start-up: a command loads only what it uses', () => {
   });
 
   it('mcp loads the surfaces and the kernel, not the web view or the HTTP stack', async () => {
-    const loaded = await loadedBy(
-      ['mcp', '--data-dir', join(dir, 'b')],
-      `${JSON.stringify(initialize)}\n`,
-    );
+    const loaded = await loadedBy(['mcp', '--data-dir', join(dir, 'b')], lines(initialize));
     assert.ok(
       loaded.some((m) => /\/mcp\/governance\/index\./.test(m)),
       'its surfaces',
@@ -91,12 +90,9 @@ describe('start-up: a command loads only what it uses', () => {
   it('the built mcp loads its server from one file, beside the early answer', async (t) => {
     const bin = process.env.INTENTLOG_TEST_BIN;
     if (!bin) return t.skip('needs the built bin: run through test/run.mjs (npm test)');
-    const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
     const loaded = await loadedBy(
       ['mcp', '--data-dir', join(dir, 'c')],
-      [initialize, { jsonrpc: '2.0', method: 'notifications/initialized' }, list]
-        .map((m) => `${JSON.stringify(m)}\n`)
-        .join(''),
+      lines(initialize, { method: 'notifications/initialized' }, { id: 2, method: 'tools/list' }),
       bin,
     );
     const built = [...new Set(loaded.filter((m) => m.includes('/dist/cli/')))];
