@@ -1,6 +1,6 @@
 import type { DecisionCategory, MapEvent, VisionKey } from '../../events/storymap/index.js';
 import { streamName } from '../../events/index.js';
-import { PersistentMap } from './persistent-map.js';
+import { PersistentMap } from '../persistent-map.js';
 
 export type { MapEvent };
 

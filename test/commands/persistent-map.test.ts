@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { PersistentMap } from '../../src/commands/storymap/persistent-map.js';
+import { PersistentMap } from '../../src/commands/persistent-map.js';
 
 type Op = { from: number; key: number; value: number | undefined };
 

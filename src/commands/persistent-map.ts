@@ -8,7 +8,8 @@
  * order, except that an older version read after a later deletion was undone lists that key
  * last (nothing in the map's decisions depends on the order of its maps).
  *
- * Why: the map stream's evolve copied a whole Map per story indexed, so folding a map of n
+ * The kernel of every context's aggregate state that grows by id (claims, leases, links).
+ * Why it exists: the story map stream's evolve copied a whole Map per story indexed, so folding a map of n
  * stories cost O(n²) — 87% of seeding 10,000 stories (bench/storymap-research.ts).
  */
 type Node<K, V> =
