@@ -17,19 +17,8 @@ const accept: WorkPackageCommand = {
   type: 'CloseGate',
   data: { by: po, outcome: 'ACCEPT', reason: null },
 };
-const accepted = (approving_review_id: string, result_number = 1): WorkPackageEvent => ({
-  type: 'gate.closed',
-  data: {
-    ...on,
-    outcome: 'ACCEPT',
-    reason: null,
-    status: 'ACCEPTED',
-    claimed_by: impl.actor_id,
-    result_number,
-    approving_review_id,
-    closed_by: po.actor_id,
-  },
-});
+const accepted = (approving_review_id: string, result_number = 1) =>
+  history.gate('ACCEPT', result_number, approving_review_id, po);
 
 describe('history: the approval an ACCEPT rests on', () => {
   it('is the approval requested last, whatever order the verdicts came in', () =>

@@ -6,7 +6,6 @@ import { governance } from '../../src/app/governance/index.js';
 import { isDomainError } from '../../src/commands/errors.js';
 import { WorkPackageStatus } from '../../src/events/governance/index.js';
 import { encode, type LogEvent } from '../../src/events/index.js';
-import { openIntentlog } from '../../src/modules/index.js';
 import {
   listWorkPackages,
   readWorkPackage,
@@ -17,6 +16,8 @@ import type {
   PackageList,
   WorkPackageView,
 } from '../../src/projections/governance/work-packages.js';
+import { withGovernance } from './app-harness.js';
+import { P } from './fixture.js';
 import { foldWorkPackage } from './reference-view.js';
 
 /**
@@ -26,10 +27,9 @@ import { foldWorkPackage } from './reference-view.js';
  * by-state listing put together give the same, and the model rebuilt from the log equals the
  * one kept live, key for key and byte for byte.
  */
-const G = 'gp';
-const members = { po: 'PO', pm: 'PM', im: 'IMPLEMENTER', rv: 'REVIEWER', rw: 'REVIEWER' } as const;
-type Member = keyof typeof members;
-const member = fc.constantFrom(...(Object.keys(members) as Member[]));
+const G = P;
+/** Members of the harness's cast (app-harness.ts) */
+const member = fc.constantFrom('olivia', 'pat', 'ivan', 'rita', 'rolf');
 const wp = fc.constantFrom<string>('W1', 'W2', 'W/3', 'W 4');
 
 const step = fc.oneof(
@@ -37,7 +37,7 @@ const step = fc.oneof(
     weight: 6,
     arbitrary: fc.record({ op: fc.constant('advance' as const), wp, choice: fc.nat(11) }),
   },
-  fc.record({ op: fc.constant('issue' as const), wp, by: fc.constantFrom<Member>('po', 'pm') }),
+  fc.record({ op: fc.constant('issue' as const), wp, by: fc.constantFrom('olivia', 'pat') }),
   fc.record({ op: fc.constant('claim' as const), wp }),
   fc.record({ op: fc.constant('submit' as const), wp }),
   fc.record({ op: fc.constant('request' as const), wp, reviewer: member }),
@@ -66,16 +66,6 @@ const step = fc.oneof(
 );
 type Step = typeof step extends fc.Arbitrary<infer S> ? S : never;
 
-const setUp = async (app: App) => {
-  const system = { principal: { kind: 'system' as const }, idempotencyKey: 'setup' };
-  await governance(app).createProject({ project_id: G, name: 'G' }, system);
-  for (const [actor_id, role] of Object.entries(members))
-    await governance(app).registerActor(
-      { project_id: G, actor_id, role },
-      { ...system, idempotencyKey: actor_id },
-    );
-};
-
 const VERDICTS = ['APPROVE', 'APPROVE', 'REQUEST_CHANGES', 'REJECT'] as const;
 const OUTCOMES = ['ACCEPT', 'ACCEPT', 'REWORK'] as const;
 
@@ -91,19 +81,20 @@ const advance = async (app: App, id: string, choice: number, n: number): Promise
   const pending = view?.reviews.findIndex((r) => r.status === 'PENDING') ?? -1;
   switch (view?.status) {
     case undefined:
-      return { op: 'issue', wp: id, by: 'pm' };
+      return { op: 'issue', wp: id, by: 'pat' };
     case 'OPEN':
       return { op: 'claim', wp: id };
     case 'CLAIMED':
       return choice % 3 === 0
-        ? { op: 'request', wp: id, reviewer: 'rv' }
+        ? { op: 'request', wp: id, reviewer: 'rita' }
         : { op: 'submit', wp: id };
     case 'SUBMITTED': {
       if (pending >= 0 && choice % 4 !== 3) {
         const review_id = view!.reviews[pending]!.review_id;
         return { op: 'answer', review_id, verdict: VERDICTS[choice % 4]! };
       }
-      if (choice % 3 === 0) return { op: 'request', wp: id, reviewer: choice % 2 ? 'rv' : 'rw' };
+      if (choice % 3 === 0)
+        return { op: 'request', wp: id, reviewer: choice % 2 ? 'rita' : 'rolf' };
       return { op: 'gate', wp: id, outcome: choice === 11 ? 'REJECT' : OUTCOMES[choice % 3]! };
     }
     case 'ACCEPTED':
@@ -112,7 +103,7 @@ const advance = async (app: App, id: string, choice: number, n: number): Promise
       return {
         op: 'commit',
         wp: id,
-        by: 'rv',
+        by: 'rita',
         commit: (n + 0x1000).toString(16),
         repository: undefined,
       };
@@ -131,18 +122,18 @@ const run = async (app: App, step: Step, reviews: string[], n: number): Promise<
     case 'issue':
       return g.issueWorkPackage({ ...at(s.wp), title: `title ${s.wp}` }, as(s.by));
     case 'claim':
-      return g.claimWorkPackage(at(s.wp), as('im'));
+      return g.claimWorkPackage(at(s.wp), as('ivan'));
     case 'submit':
-      return g.submitResult({ ...at(s.wp), summary: `summary ${n}` }, as('im'));
+      return g.submitResult({ ...at(s.wp), summary: `summary ${n}` }, as('ivan'));
     case 'request': {
-      const asked = await g.requestReview({ ...at(s.wp), reviewer_id: s.reviewer }, as('pm'));
+      const asked = await g.requestReview({ ...at(s.wp), reviewer_id: s.reviewer }, as('pat'));
       return reviews.push(asked.result.review_id);
     }
     case 'review':
     case 'answer': {
       const review_id =
         s.op === 'answer' ? s.review_id : (reviews[s.nth % Math.max(1, reviews.length)] ?? 'none');
-      for (const by of ['rv', 'rw', 'po', 'pm', 'im'])
+      for (const by of ['rita', 'rolf', 'olivia', 'pat', 'ivan'])
         try {
           return await g.submitReview({ project_id: G, review_id, verdict: s.verdict }, as(by));
         } catch (error) {
@@ -151,7 +142,7 @@ const run = async (app: App, step: Step, reviews: string[], n: number): Promise<
       return;
     }
     case 'gate':
-      return g.closeGate({ ...at(s.wp), outcome: s.outcome }, as('pm'));
+      return g.closeGate({ ...at(s.wp), outcome: s.outcome }, as('pat'));
     case 'commit': {
       const repository = s.repository === undefined ? {} : { repository: s.repository };
       return g.linkCommit({ ...at(s.wp), commit_id: s.commit, ...repository }, as(s.by));
@@ -161,7 +152,7 @@ const run = async (app: App, step: Step, reviews: string[], n: number): Promise<
     case 'baseline':
       return g.releaseBaseline(
         { project_id: G, baseline_id: `B${n}`, work_package_ids: s.wps },
-        as('po'),
+        as('olivia'),
       );
   }
 };
@@ -253,9 +244,7 @@ describe('the work-packages read model, per item', () => {
       fc.asyncProperty(
         fc.array(step, { minLength: 20, maxLength: 80, size: 'medium' }),
         async (steps) => {
-          const app = await openIntentlog({ store: 'memory' });
-          try {
-            await setUp(app);
+          await withGovernance(async (app) => {
             const reviews: string[] = [];
             for (const [n, s] of steps.entries())
               await run(app, s, reviews, n).catch((error: unknown) => {
@@ -266,9 +255,7 @@ describe('the work-packages read model, per item', () => {
             const live = await dump(app);
             await app.projections.rebuild(['work-packages', 'pending-actions']);
             assert.deepStrictEqual(await dump(app), live);
-          } finally {
-            await app.close();
-          }
+          });
         },
       ),
       { numRuns: 30 },

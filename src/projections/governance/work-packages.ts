@@ -19,7 +19,7 @@ import {
   type LogEventOf,
   type ModelTx,
 } from '../projector.js';
-import { readsOf, type RangeRead, type ValueRead } from '../read-model.js';
+import { readsOf, type ValueRead } from '../read-model.js';
 
 /** A work package as `get_work_package` shows it: the command result's fields plus times. */
 export type ReviewView = {
@@ -118,8 +118,6 @@ export const WorkPackageKeys = {
   heads: (projectId: string) => modelKeyPrefix('wp', projectId),
   item: (projectId: string, id: string, list: PackageList, n: number) =>
     modelKey('item', projectId, id, list, itemPart(n)),
-  items: (projectId: string, id: string, list: PackageList) =>
-    modelKeyPrefix('item', projectId, id, list),
   review: (projectId: string, reviewId: string) => modelKey('review', projectId, reviewId),
   byState: (
     head: Pick<WorkPackageHead, 'project_id' | 'status' | 'updated_at' | 'work_package_id'>,
@@ -131,32 +129,29 @@ export const WorkPackageKeys = {
 
 const reads = <V>() => readsOf<V>('work-packages');
 
-/** One list of a package: every item in order, or the n-th (`n` a decimal number). */
-type ListReads<L extends PackageList> = {
-  all: RangeRead<PackageItems[L], [projectId: string, id: string]>;
-  nth: ValueRead<PackageItems[L], [projectId: string, id: string, n: string]>;
-};
-const listOf = <L extends PackageList>(list: L): ListReads<L> => ({
-  all: reads<PackageItems[L]>().range((p: string, wp: string) =>
-    WorkPackageKeys.items(p, wp, list),
-  ),
-  nth: reads<PackageItems[L]>().value((p: string, wp: string, n: string) =>
+/** The n-th item of one of a package's lists (`n` in decimal). */
+type ItemRead<L extends PackageList> = ValueRead<
+  PackageItems[L],
+  [projectId: string, id: string, n: string]
+>;
+const itemOf = <L extends PackageList>(list: L): ItemRead<L> =>
+  reads<PackageItems[L]>().value((p: string, wp: string, n: string) =>
     WorkPackageKeys.item(p, wp, list, Number(n)),
-  ),
-});
+  );
 
-const lists: { [L in PackageList]: ListReads<L> } = {
-  reviews: listOf('reviews'),
-  commits: listOf('commits'),
-  artifacts: listOf('artifacts'),
-  baselines: listOf('baselines'),
+const items: { [L in PackageList]: ItemRead<L> } = {
+  reviews: itemOf('reviews'),
+  commits: itemOf('commits'),
+  artifacts: itemOf('artifacts'),
+  baselines: itemOf('baselines'),
 };
 
 /** Typed reads of the keyspace; readers go through work-package-reads.ts, which assembles them. */
 export const workPackagesModel = {
   head: reads<WorkPackageHead>().value(WorkPackageKeys.head),
   heads: reads<WorkPackageHead>().range(WorkPackageKeys.heads),
-  lists,
+  /** a list's n-th item, by list */
+  items,
   review: reads<ReviewPlace>().value(WorkPackageKeys.review),
   /** a state's package ids, by when they last changed */
   inState: reads<string>().range(WorkPackageKeys.inState),
