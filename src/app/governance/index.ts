@@ -12,7 +12,10 @@ import { ownedStreams } from '../owned-streams.js';
 import { perApp } from '../per-app.js';
 import { pendingActionQueries } from '../../projections/governance/pending-actions.js';
 import { projectQueries } from '../../projections/project/queries.js';
-import { workPackageQueries } from '../../projections/governance/work-packages.js';
+import {
+  readWorkPackage,
+  workPackageOfReview,
+} from '../../projections/governance/work-package-reads.js';
 
 /** The most events one `sync_since` page returns (contracts/governance.md). */
 export const SYNC_PAGE_MAX = 500;
@@ -31,7 +34,6 @@ export const governanceService = (
   log: EventLog,
   waitFor: (position: number, models?: WaitOptions['models']) => Promise<void>,
 ) => {
-  const packages = workPackageQueries(log.models);
   const pending = pendingActionQueries(log.models);
   const projects = projectQueries(log.models);
   const fresh = async () => waitFor(await log.head(), GOVERNANCE_MODELS);
@@ -48,8 +50,8 @@ export const governanceService = (
     ...governanceCommands(log, {
       // a review id is found by the read model; one requested a moment ago may still be folding
       workPackageOfReview: async (projectId, reviewId) =>
-        (await packages.workPackageOfReview(projectId, reviewId)) ??
-        (await fresh(), await packages.workPackageOfReview(projectId, reviewId)),
+        (await workPackageOfReview(log.models, projectId, reviewId)) ??
+        (await fresh(), await workPackageOfReview(log.models, projectId, reviewId)),
     }),
     createProject: (
       args: InProject & { name: string; description?: string },
@@ -79,7 +81,7 @@ export const governanceService = (
     async getWorkPackage(args: InProject & { work_package_id: string }, principal: Principal) {
       await member(args.project_id, principal);
       await fresh();
-      const view = await packages.workPackage(args.project_id, args.work_package_id);
+      const view = await readWorkPackage(log.models, args.project_id, args.work_package_id);
       if (!view)
         throw notFound('work package not found', { work_package_id: args.work_package_id });
       return view;

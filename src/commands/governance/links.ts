@@ -1,6 +1,8 @@
 import { invalidArgument } from '../errors.js';
 import { requireRole, Roles } from './roles.js';
 import {
+  artifactKey,
+  commitKey,
   onPackage,
   requirePackage,
   type CommandOf,
@@ -27,7 +29,7 @@ export const linkCommit = (
     });
   // object ids are case-insensitive; one spelling keeps links comparable
   const id = commit_id.toLowerCase();
-  if (state.commits.some((c) => c.commit_id === id && c.repository === repository)) return [];
+  if (state.commits.has(commitKey(id, repository))) return [];
   const data = { ...onPackage(state), commit_id: id, repository, linked_by: by.actor_id };
   return [{ type: 'commit.linked', data }];
 };
@@ -40,7 +42,7 @@ export const linkArtifact = (
   requirePackage(state);
   if (!isAbsoluteUri(uri))
     throw invalidArgument('uri must be an absolute URI (with a scheme, such as https:)', { uri });
-  if (state.artifacts.some((a) => a.uri === uri && a.title === title)) return [];
+  if (state.artifacts.has(artifactKey(uri, title))) return [];
   return [
     { type: 'artifact.linked', data: { ...onPackage(state), uri, title, linked_by: by.actor_id } },
   ];

@@ -1,10 +1,11 @@
 import { forbidden, invalidArgument, invalidState, notFound } from '../errors.js';
 import { requireRole, Roles } from './roles.js';
 import {
+  dependenceOf,
   onPackage,
   requireStatus,
   type CommandOf,
-  type ReviewState,
+  type Review,
   type WorkPackage,
   type WorkPackageEvent,
 } from './work-package-state.js';
@@ -14,13 +15,6 @@ import {
  * the gate on the package's own stream, so independence and "approved after the latest result"
  * are decided against the same version the gate is.
  */
-
-/** Why `actorId` may not review this package, or undefined when it is independent. */
-export const dependenceOf = (state: WorkPackage, actorId: string): string | undefined => {
-  if (state.claimed_by === actorId) return 'the reviewer is the claimant';
-  if (state.submitters.includes(actorId)) return 'the reviewer submitted a result';
-  return undefined;
-};
 
 export const requestReview = (
   { by, review_id, reviewer_id, reviewer_role }: CommandOf<'RequestReview'>['data'],
@@ -38,13 +32,12 @@ export const requestReview = (
       reason: 'reviewer_not_independent',
       reviewer_id,
     });
-  const pending = state.reviews.find((r) => r.reviewer_id === reviewer_id && !r.verdict);
+  const pending = state.pendingByReviewer.get(reviewer_id);
   if (pending)
     throw invalidState('the reviewer already has a pending review of this work package', {
-      review_id: pending.review_id,
+      review_id: pending,
     });
-  if (state.reviews.some((r) => r.review_id === review_id))
-    throw invalidState('review id already used', { review_id });
+  if (state.reviews.has(review_id)) throw invalidState('review id already used', { review_id });
   const requested_by = by.actor_id;
   return [
     {
@@ -59,7 +52,7 @@ export const submitReview = (
   state: WorkPackage,
 ): WorkPackageEvent[] => {
   requireRole(by, Roles.member, 'submit a review');
-  const review = state.reviews.find((r) => r.review_id === review_id);
+  const review = state.reviews.get(review_id);
   if (!review) throw notFound('review not found', { review_id });
   if (review.reviewer_id !== by.actor_id)
     throw forbidden('only the assigned reviewer submits this review', { review_id });
@@ -82,14 +75,14 @@ export const submitReview = (
 
 /**
  * The approval an ACCEPT can rest on: an APPROVE given after the latest result (its
- * result_number is the latest) by a reviewer independent of the work and of the request.
+ * result_number is the latest) by a reviewer independent of the work and of the request, the
+ * one requested last. The fold keeps it as the APPROVEs come in (work-package-state.ts), so the
+ * gate looks at one review, not at every review the package ever had. Independence is judged
+ * again here against the state the gate decides on; it cannot have changed since the verdict
+ * (the claimant never changes once set and only the claimant submits), so the candidate the fold
+ * kept is the one a search of every review would find.
  */
-export const approvalOf = (state: WorkPackage): ReviewState | undefined =>
-  state.reviews.findLast(
-    (r) =>
-      r.verdict === 'APPROVE' &&
-      state.result !== null &&
-      r.result_number === state.result.result_number &&
-      r.reviewer_id !== r.requested_by &&
-      dependenceOf(state, r.reviewer_id) === undefined,
-  );
+export const approvalOf = (state: WorkPackage): Review | undefined => {
+  const review = state.approval && state.reviews.get(state.approval.review_id);
+  return review && dependenceOf(state, review.reviewer_id) === undefined ? review : undefined;
+};

@@ -9,6 +9,9 @@ import { runGovernance, type GovernanceCall } from './run.js';
 import { GovernanceStreams } from './streams.js';
 import { workPackageDecider } from './work-package.js';
 import {
+  artifactKey,
+  commitKey,
+  reviewOf,
   workPackageResult,
   type WorkPackage,
   type WorkPackageCommand,
@@ -34,8 +37,8 @@ type PackageRun<R> = {
 };
 
 export const reviewResult = (state: WorkPackage, reviewId: string) => {
-  const review = state.reviews.find((r) => r.review_id === reviewId);
-  return review && { project_id: state.project_id, ...review };
+  const review = state.reviews.get(reviewId);
+  return review && { project_id: state.project_id, ...reviewOf(review) };
 };
 
 /** The commands whose rules live on the work package stream. */
@@ -165,9 +168,7 @@ export const workPackageCommands = (log: EventLog, lookups: GovernanceLookups) =
         (state) => ({
           project_id: state.project_id,
           work_package_id: state.work_package_id,
-          ...state.commits.find(
-            (c) => c.commit_id === args.commit_id.toLowerCase() && c.repository === repository,
-          )!,
+          ...state.commits.get(commitKey(args.commit_id.toLowerCase(), repository))!,
         }),
       );
     },
@@ -185,7 +186,7 @@ export const workPackageCommands = (log: EventLog, lookups: GovernanceLookups) =
         (state) => ({
           project_id: state.project_id,
           work_package_id: state.work_package_id,
-          ...state.artifacts.find((a) => a.uri === args.uri && a.title === title)!,
+          ...state.artifacts.get(artifactKey(args.uri, title))!,
         }),
       );
     },

@@ -66,7 +66,7 @@ const reviewForms = (ctx: PageContext, reviews: readonly ReviewView[]) =>
 /** The forms a package's state allows; the command still decides who may use them. */
 export const packageForms = (
   ctx: PageContext,
-  wp: WorkPackageView,
+  wp: Pick<WorkPackageView, 'work_package_id' | 'status' | 'reviews'>,
   members: readonly string[],
 ): Html => {
   const hidden = { work_package_id: wp.work_package_id };

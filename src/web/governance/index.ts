@@ -1,4 +1,7 @@
-import { workPackagesModel } from '../../projections/governance/work-packages.js';
+import {
+  listWorkPackages,
+  workPackageItems,
+} from '../../projections/governance/work-package-reads.js';
 import { WorkPackageStatus } from '../../events/governance/index.js';
 import {
   pendingActionQueries,
@@ -6,7 +9,10 @@ import {
 } from '../../projections/governance/pending-actions.js';
 
 import type { ProjectView } from '../../projections/project/projects.js';
-import type { WorkPackageView } from '../../projections/governance/work-packages.js';
+import type {
+  WorkPackageHead,
+  WorkPackageView,
+} from '../../projections/governance/work-packages.js';
 import { actionForm, textField } from '../forms.js';
 import { html, type Html } from '../html.js';
 import { definePage, liveRegion, type PageContext } from '../page.js';
@@ -16,13 +22,13 @@ import { projectNotFound, projectOf } from '../project/pages.js';
 
 const GOVERNANCE_MODELS = ['projects', 'work-packages', 'pending-actions'];
 
-const packagesOf = (ctx: PageContext, projectId: string) =>
-  workPackagesModel.packages.values(ctx.models, projectId);
+/** A package as a row shows it: its head and its reviews. */
+type PackageRow = WorkPackageHead & Pick<WorkPackageView, 'reviews'>;
 
-const reviewsText = (wp: WorkPackageView) =>
+const reviewsText = (wp: PackageRow) =>
   wp.reviews.map((r) => `${r.reviewer_id}: ${r.verdict ?? 'pending'}`).join(', ');
 
-const packageRow = (ctx: PageContext, wp: WorkPackageView, members: readonly string[]) =>
+const packageRow = (ctx: PageContext, wp: PackageRow, members: readonly string[]) =>
   html`<tr>
     <th scope="row">${wp.work_package_id}</th>
     <td>
@@ -37,9 +43,6 @@ const packageRow = (ctx: PageContext, wp: WorkPackageView, members: readonly str
 /** A state (and a member's pending actions) shows its first 50; `?all=1` shows every one. */
 export const ROWS_PER_STATE = 50;
 
-const newestFirst = (a: WorkPackageView, b: WorkPackageView) =>
-  b.updated_at.localeCompare(a.updated_at) || b.work_package_id.localeCompare(a.work_package_id);
-
 const more = (ctx: PageContext, shown: number, total: number) => {
   if (shown === total) return html``;
   const all = new URL(ctx.url);
@@ -49,19 +52,28 @@ const more = (ctx: PageContext, shown: number, total: number) => {
   </p>`;
 };
 
+/** A state's packages, most recently changed first: the first ROWS_PER_STATE, or all. */
+const inState = async (ctx: PageContext, projectId: string, status: WorkPackageStatus) => {
+  const limit = ctx.url.searchParams.has('all') ? {} : { limit: ROWS_PER_STATE };
+  const page = await listWorkPackages(ctx.models, projectId, { status, ...limit });
+  const rows = await Promise.all(
+    page.items.map(async (head): Promise<PackageRow> => {
+      const reviews = await workPackageItems(ctx.models, head, 'reviews');
+      return { ...head, reviews: reviews.items };
+    }),
+  );
+  return { status, total: page.total, rows };
+};
+
 /** Work packages grouped by state, one table per state (empty states say so). */
-const byState = (
-  ctx: PageContext,
-  packages: readonly WorkPackageView[],
-  members: readonly string[],
-) =>
-  WorkPackageStatus.options.map((status) => {
-    const inState = packages.filter((p) => p.status === status).sort(newestFirst);
-    const rows = ctx.url.searchParams.has('all') ? inState : inState.slice(0, ROWS_PER_STATE);
+const byState = async (ctx: PageContext, projectId: string, members: readonly string[]) =>
+  (
+    await Promise.all(WorkPackageStatus.options.map((status) => inState(ctx, projectId, status)))
+  ).map(({ status, total, rows }) => {
     const id = `state-${status.toLowerCase()}`;
     return html`<section aria-labelledby="${id}">
-      <h3 id="${id}">${status} (${inState.length})</h3>
-      ${more(ctx, rows.length, inState.length)}
+      <h3 id="${id}">${status} (${total})</h3>
+      ${more(ctx, rows.length, total)}
       ${
         rows.length === 0
           ? html`<p>None.</p>`
@@ -164,14 +176,13 @@ export const governancePage = definePage({
     const id = ctx.params.project!;
     const project = await projectOf(ctx, id, 'governance');
     if (!project) return projectNotFound(id);
-    const packages = await packagesOf(ctx, id);
     const members = project.roster.filter((m) => m.roles.governance).map((m) => m.actor_id);
     const done = ctx.url.searchParams.get('done');
     const body = html`<div ${liveRegion(ctx, id)} id="live-region">
       ${done ? html`<p class="done" role="status">Done: <code>${done}</code>.</p>` : ''}
       <section aria-labelledby="wp-h">
         <h2 id="wp-h">Work packages by state</h2>
-        ${issueForm(ctx)} ${byState(ctx, packages, members)}
+        ${issueForm(ctx)} ${await byState(ctx, id, members)}
       </section>
       <section aria-labelledby="pending-h">
         <h2 id="pending-h">Pending actions by role</h2>
