@@ -47,7 +47,9 @@ describe("intent Hooks act only on the local user's tasks", () => {
         const listed = await withIntentClient(
           data,
           [root],
-          async (c) => (await c.ok('intent_list_candidates', { task_id: mine })).candidates,
+          async (c) =>
+            (await c.ok('intent_list_candidates', { task_id: mine }))
+              .candidates as unknown as unknown[],
         );
         assert.equal(listed.length, 1, "the prompt is a candidate of the local user's task");
         const bobs = await withIntentClient(
