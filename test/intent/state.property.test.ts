@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { isDomainError } from '../../src/commands/errors.js';
-import { taskDecider, type TaskCommand } from '../../src/commands/intent/task.js';
+import { decideTask, taskDecider, type TaskCommand } from '../../src/commands/intent/task.js';
 import type { IntentEvent, TaskState } from '../../src/commands/intent/task-state.js';
 import { intentRef, type ClaimBody } from '../../src/events/intent/index.js';
 import { NOW, claim, started } from './fixture.js';
@@ -167,7 +167,7 @@ describe('intent task state in maps', () => {
         steps.forEach((s, n) => {
           let decided: IntentEvent[];
           try {
-            decided = taskDecider.decide(commandOf(s, n, ids), state);
+            decided = decideTask(commandOf(s, n, ids), state);
           } catch (error) {
             if (isDomainError(error)) return;
             throw error;
