@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { STORYMAP_STORIES, StoryMapKeys } from '../../src/projections/storymap/stories.js';
-import type { StoryView } from '../../src/projections/storymap/views.js';
+import { storyMapModel } from '../../src/projections/storymap/stories.js';
 import { storymap } from '../../src/app/storymap/index.js';
 import { runs } from '../../src/app/storymap/runs.js';
 import { csrfOf, getPage, postForm, withWeb, type Web } from './harness.js';
@@ -10,9 +9,7 @@ import { agentAtWork, photoBook } from './storymap-fixture.js';
 const viewOf = async (web: Web, project_id: string, key: string) => {
   await web.app.waitFor(await web.app.log.head());
   const { id } = await storymap(web.app).reads.resolve(project_id, key);
-  return (await web.app.log.models.get<StoryView>(
-    `${STORYMAP_STORIES}/${StoryMapKeys.story(project_id, id)}`,
-  ))!;
+  return (await storyMapModel.story.get(web.app.log.models, project_id, id))!;
 };
 
 /** The value of a hidden field of the form labelled `label`. */

@@ -58,3 +58,27 @@ export const criterionEvidence = (
     passed_at,
   };
 };
+
+/**
+ * The same evidence from the figures the read model keeps per criterion (story-head.ts): the
+ * newest CI pass and the failing count stand for the walk over the linked tests above.
+ */
+export const evidenceOfFigures = (
+  v: Story,
+  result: { status: string; at: string } | undefined,
+  f: { failing: number; ci_pass_at: string | null },
+): CriterionEvidence => {
+  const finished = v.status === 'done' || v.status === 'approved';
+  const passes = [
+    ...(result?.status === 'pass' ? [result.at] : []),
+    ...(f.ci_pass_at ? [f.ci_pass_at] : []),
+  ];
+  const passed_at = passes.length === 0 ? null : passes.reduce((a, b) => (a > b ? a : b));
+  const code = codeChangedAt(v);
+  return {
+    ci_regressed: finished && f.failing > 0,
+    tests_predate_code:
+      code !== null && passed_at !== null && Date.parse(passed_at) < Date.parse(code) - PREDATE_MS,
+    passed_at,
+  };
+};

@@ -35,7 +35,10 @@ const FLAGS: EvidenceFlag[] = ['ci_regressed', 'tests_predate_code'];
  * The map's lists of flagged stories, with `story`'s flags as its view now has them: the map
  * itself when no list changes (nearly every event), so the fold copies the map once per event.
  */
-export const flag = (m: MapView, story: StoryView | undefined): MapView => {
+export const flag = (
+  m: MapView,
+  story: Pick<StoryView, 'id' | EvidenceFlag> | undefined,
+): MapView => {
   if (!story) return m;
   let flagged = m.flagged;
   for (const f of FLAGS) {

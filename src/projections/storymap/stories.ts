@@ -1,5 +1,4 @@
-import { evolveBuild } from '../../commands/storymap/build-fold.js';
-import { initialBuild, resultOf, type BuildRecord } from '../../events/storymap/build-record.js';
+import { own } from '../../events/own.js';
 import {
   mapEvents,
   storyBuildEvents,
@@ -8,10 +7,12 @@ import {
   type StoryChanges,
 } from '../../events/storymap/index.js';
 import { defineProjector, type LogEventOf, type ModelTx } from '../projector.js';
-import { criterionEvidence } from './evidence.js';
+import { evidenceOfFigures } from './evidence.js';
+import { appendHistory, foldBuildItems } from './story-build-items.js';
+import { buildHead, type StoryHead } from './story-head.js';
 import { STORYMAP_STORIES, StoryMapKeys } from './story-reads.js';
 import { flag, foldMap, newMap } from './map-view.js';
-import type { CriterionView, MapView, StoryView } from './views.js';
+import type { CriterionView, MapView } from './views.js';
 
 export { STORYMAP_STORIES, StoryMapKeys, storyMapModel } from './story-reads.js';
 
@@ -27,7 +28,7 @@ const criterionView = ({ criterion_id, ...c }: Criterion, tests = 0): CriterionV
   ci_regressed: false,
 });
 
-const newStory = ({ data: d, created_at }: Of<'story.created'>, version: number): StoryView => ({
+const newStory = ({ data: d, created_at }: Of<'story.created'>, version: number): StoryHead => ({
   id: d.story_id,
   project_id: d.project_id,
   key: d.key,
@@ -63,22 +64,23 @@ const newStory = ({ data: d, created_at }: Of<'story.created'>, version: number)
     approved_by: null,
     approved_at: null,
   },
-  history: [],
-  build: initialBuild(),
+  build: buildHead(),
+  counts: { tests: 0, feedback: 0, blockers: 0, handoffs: 0, history: 0 },
+  figures: {},
 });
 
-const built = (v: StoryView) => v.status === 'done' || v.status === 'approved';
+const built = (v: StoryHead) => v.status === 'done' || v.status === 'approved';
 /** A spec change on a built story: its criteria or title moved after it was built. */
-const specMoved = (v: StoryView): StoryView => ({
+const specMoved = (v: StoryHead): StoryHead => ({
   ...v,
   spec_changed_since_built: built(v) || v.spec_changed_since_built,
 });
 
 const revise = (
-  v: StoryView,
+  v: StoryHead,
   { as_a, i_want, so_that, release_order, ...c }: StoryChanges,
   at: string,
-): StoryView => {
+): StoryHead => {
   const user_story = {
     as_a: as_a ?? v.user_story.as_a,
     i_want: i_want ?? v.user_story.i_want,
@@ -92,20 +94,19 @@ const revise = (
 };
 
 const statusChanged = (
-  v: StoryView,
+  v: StoryHead,
   { data: d, created_at: at }: Of<'story.status_changed'>,
-): StoryView => {
+): StoryHead => {
   const record = { ...v.record };
   if (d.to === 'ready_for_dev')
     Object.assign(record, { marked_ready_by: d.by, marked_ready_at: at });
   if (d.to === 'done') Object.assign(record, { built_by: d.by, built_at: at });
   if (d.to === 'approved') Object.assign(record, { approved_by: d.by, approved_at: at });
-  const history = [...v.history, { from: d.from, to: d.to, by: d.by, via: d.via, at }];
   const spec_changed_since_built = d.to === 'done' ? false : v.spec_changed_since_built;
-  return { ...v, status: d.to, record, history, spec_changed_since_built };
+  return { ...v, status: d.to, record, spec_changed_since_built };
 };
 
-const foldStory = (v: StoryView, e: Exclude<Folded, Of<'story.created'>>): StoryView => {
+const foldStory = (v: StoryHead, e: Exclude<Folded, Of<'story.created'>>): StoryHead => {
   switch (e.type) {
     case 'story.revised':
       return revise(v, e.data.changes, e.created_at);
@@ -155,22 +156,28 @@ const foldStory = (v: StoryView, e: Exclude<Folded, Of<'story.created'>>): Story
   }
 };
 
-/** Each criterion's latest result, how many tests prove it and what CI says, from the record. */
-const withResults = (v: StoryView, build: BuildRecord): StoryView => {
-  const evidence = v.acceptance_criteria.map((c) => criterionEvidence(v, build, c.id));
+/**
+ * Each criterion's latest result, how many tests prove it and what CI says, from the head's
+ * figures (story-head.ts): O(criteria), whatever the story's history.
+ */
+const withEvidence = (v: StoryHead): StoryHead => {
+  const figures = (id: string) => own(v.figures, id) ?? NO_FIGURES;
+  const evidence = v.acceptance_criteria.map((c) =>
+    evidenceOfFigures(v, own(v.build.results, c.id), figures(c.id)),
+  );
   return {
     ...v,
-    build,
     acceptance_criteria: v.acceptance_criteria.map((c, i) => ({
       ...c,
-      last_result: resultOf(build, c.id) ?? null,
-      test_count: build.tests.filter((t) => t.criterion_ids.includes(c.id)).length,
+      last_result: own(v.build.results, c.id) ?? null,
+      test_count: figures(c.id).tests,
       ci_regressed: evidence[i]!.ci_regressed,
     })),
     ci_regressed: evidence.some((e) => e.ci_regressed),
     tests_predate_code: evidence.some((e) => e.tests_predate_code),
   };
 };
+const NO_FIGURES = { tests: 0, failing: 0, ci_pass_at: null, ci_pass_holders: 0 };
 
 const isMapEvent = (e: Folded): e is Extract<Folded, { type: `storymap.${string}` }> =>
   e.type.startsWith('storymap.');
@@ -179,20 +186,9 @@ const storyIdOf = (e: Folded): string | undefined =>
   e.type === 'storymap.decision_logged' || !('story_id' in e.data) ? undefined : e.data.story_id;
 
 /**
- * The evidence beside the criteria (`withResults`) is a function of the criteria, the status,
- * the implementation time, the build time and the build record: when none of them moved (a
- * note, a revised title, ...), the view's evidence is still right and is not worked out again.
- */
-const sameEvidence = (before: StoryView, after: StoryView, build: BuildRecord): boolean =>
-  build === before.build &&
-  after.acceptance_criteria === before.acceptance_criteria &&
-  after.status === before.status &&
-  after.implemented_at === before.implemented_at &&
-  after.record.built_at === before.record.built_at;
-
-/**
- * One event into its story's view: one new view per event, built by `foldStory` (or
- * `withResults`) and finished in place before it is stored. A stored view is never changed.
+ * One event into its story's head and items: one new head per event, built by `foldStory`,
+ * the building record's fold (story-build-items.ts) and `withEvidence`, finished in place
+ * before it is stored. A stored head is never changed.
  */
 const applyToStory = async (e: Folded, storyId: string, tx: ModelTx) => {
   const key = StoryMapKeys.story(e.data.project_id, storyId);
@@ -200,29 +196,29 @@ const applyToStory = async (e: Folded, storyId: string, tx: ModelTx) => {
     tx.put(key, newStory(e, e.stream_version));
     return undefined;
   }
-  const view = await tx.get<StoryView>(key);
-  if (!view) return undefined;
-  const folded = foldStory(view, e);
+  const head = await tx.get<StoryHead>(key);
+  if (!head) return undefined;
+  const folded = foldStory(head, e);
   // a map event (the story's index entry, its dependencies) leaves the version and the record
   if (isMapEvent(e)) {
     tx.put(key, folded);
     return folded;
   }
-  const build = evolveBuild(view.build, e);
-  const next = !sameEvidence(view, folded, build)
-    ? withResults(folded, build)
-    : folded === view
-      ? { ...view }
-      : folded;
-  next.build = build;
-  next.version = e.stream_version;
-  next.updated_at = e.created_at;
-  tx.put(key, next);
-  return next;
+  const next: StoryHead = { ...folded };
+  if (e.type === 'story.status_changed') {
+    const { from, to, by, via } = e.data;
+    appendHistory(next, { from, to, by, via, at: e.created_at }, tx);
+  }
+  await foldBuildItems(next, e, tx);
+  const done = withEvidence(next);
+  done.version = e.stream_version;
+  done.updated_at = e.created_at;
+  tx.put(key, done);
+  return done;
 };
 
 /**
- * The map view and one view per story. Pure folds of the log, so a rebuild equals the model
+ * The map view and one story per head and items (story-head.ts). Pure folds of the log, so a rebuild equals the model
  * kept live. The map's last_activity_at moves with every event of the project's map: it is
  * kept under a key of its own (`activity/<project>`, read back into the view by
  * `storyMapModel`), so a story's event writes a time, not the whole map again (1.3 KB of a
@@ -230,8 +226,8 @@ const applyToStory = async (e: Folded, storyId: string, tx: ModelTx) => {
  */
 export const storyMapStoriesProjector = defineProjector({
   name: STORYMAP_STORIES,
-  // 4: the map's last activity under a key of its own
-  version: 4,
+  // 4: the map's last activity under a key of its own; 5: a story as a head and its items
+  version: 5,
   events,
   async apply(e, tx) {
     const storyId = storyIdOf(e);
