@@ -1,3 +1,5 @@
+import { Snapshots } from '../snapshots.js';
+
 const GONE: unique symbol = Symbol('gone');
 type Slot<V> = V | typeof GONE;
 
@@ -93,3 +95,11 @@ export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
     for (const [key, value] of this.entries()) callback.call(thisArg, value, key, this);
   }
 }
+
+// A layered map stores as its entries, in order, and reads back as one base (snapshots.ts).
+Snapshots.registerClass<LayeredMap<unknown, unknown>>({
+  tag: 'layered-map',
+  is: (value): value is LayeredMap<unknown, unknown> => value instanceof LayeredMap,
+  toData: (map) => [...map.entries()],
+  fromData: (data) => LayeredMap.of(data as [unknown, unknown][]),
+});

@@ -1,6 +1,7 @@
 import type { DecisionCategory, MapEvent, VisionKey } from '../../events/storymap/index.js';
 import { streamName } from '../../events/index.js';
 import { PersistentMap } from '../persistent-map.js';
+import { Snapshots } from '../snapshots.js';
 
 export type { MapEvent };
 
@@ -161,3 +162,12 @@ export const evolveMap = (state: MapState, event: MapEvent): MapState => {
       return evolveDecision(state, event);
   }
 };
+
+// Snapshots of a project's story map: stories, keys, dependencies, releases (src/commands/snapshots.ts): bump `version` whenever evolveMap or the state's
+// shape changes, so snapshots of the old fold are ignored and streams folded again.
+Snapshots.declare({
+  name: 'storymap.map',
+  version: 1,
+  evolve: evolveMap,
+  initialState: initialMap,
+});

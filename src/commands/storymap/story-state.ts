@@ -7,6 +7,7 @@ import type {
 } from '../../events/storymap/index.js';
 import { evolveBuild } from './build-fold.js';
 import { initialBuild, type BuildRecord } from '../../events/storymap/build-record.js';
+import { Snapshots } from '../snapshots.js';
 
 export type { StoryEvent };
 
@@ -110,4 +111,13 @@ export const evolveStory = (state: StoryState, event: StoryEvent): StoryState =>
   ...apply(state, event),
   build: evolveBuild(state.build, event),
   version: state.version + 1,
+});
+
+// Snapshots of a story: its card, tests, results, build record (src/commands/snapshots.ts): bump `version` whenever evolveStory or the state's
+// shape changes, so snapshots of the old fold are ignored and streams folded again.
+Snapshots.declare({
+  name: 'storymap.story',
+  version: 1,
+  evolve: evolveStory,
+  initialState: initialStory,
 });
