@@ -1,7 +1,7 @@
+import { Snapshots } from '../snapshots.js';
 import type { DecisionCategory, MapEvent, VisionKey } from '../../events/storymap/index.js';
 import { streamName } from '../../events/index.js';
 import { PersistentMap } from '../persistent-map.js';
-import { Snapshots } from '../snapshots.js';
 
 export type { MapEvent };
 
@@ -163,8 +163,7 @@ export const evolveMap = (state: MapState, event: MapEvent): MapState => {
   }
 };
 
-// Snapshots of a project's story map: stories, keys, dependencies, releases (src/commands/snapshots.ts): bump `version` whenever evolveMap or the state's
-// shape changes, so snapshots of the old fold are ignored and streams folded again.
+/** The map's stream keeps persisted snapshots (bump the version when evolve or the state changes). */
 Snapshots.declare({
   name: 'storymap.map',
   version: 1,

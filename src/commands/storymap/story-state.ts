@@ -1,3 +1,4 @@
+import { Snapshots } from '../snapshots.js';
 import type {
   Criterion,
   Effort,
@@ -7,7 +8,6 @@ import type {
 } from '../../events/storymap/index.js';
 import { evolveBuildState } from './build-state-fold.js';
 import { initialBuildState, type BuildState } from './build-state.js';
-import { Snapshots } from '../snapshots.js';
 
 export type { StoryEvent };
 
@@ -113,8 +113,7 @@ export const evolveStory = (state: StoryState, event: StoryEvent): StoryState =>
   version: state.version + 1,
 });
 
-// Snapshots of a story: its card, tests, results, build record (src/commands/snapshots.ts): bump `version` whenever evolveStory or the state's
-// shape changes, so snapshots of the old fold are ignored and streams folded again.
+/** A story's stream keeps persisted snapshots (bump the version when evolve or the state changes). */
 Snapshots.declare({
   name: 'storymap.story',
   version: 1,
