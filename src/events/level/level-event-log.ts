@@ -162,7 +162,7 @@ export const levelEventLog = async (
         cache.clear();
         folds.clear();
       }),
-    models: levelModelStore(db, reader.keysOf),
+    models: levelModelStore(db, reader.keysOf, undefined, reader.shreds),
     writeFault: async () => writeFault?.(),
     async close() {
       await committer.drain();
