@@ -1,9 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
 import { openClassicLevel, type LevelDb } from '../../src/events/level/level-db.js';
+import { linkLock, lockDirOf } from '../../src/events/level/level-lock.js';
 import { copyStoreFiles, filesHolding, filesUnder } from '../../src/events/level/level-scan.js';
 import { prepareDataDir } from '../../src/events/open-data-dir.js';
 import { spawnFixture, waitUntil } from '../fixtures/children.js';
@@ -103,5 +105,45 @@ describe("the store's lock is never touched (issue 28)", () => {
       } finally {
         await copy.close();
       }
+    }));
+});
+
+describe("the lock's first start is race-free (issue 40)", () => {
+  const OPENERS = 16;
+  const ROUNDS = 100;
+
+  it(`${OPENERS} openers linking the lock of a fresh data dir at once, ${ROUNDS} rounds: every one succeeds, the link is right`, () =>
+    withDataDir(async (dir) => {
+      for (let round = 0; round < ROUNDS; round++) {
+        const location = join(dir, `r${round}`, 'log');
+        const lockDir = lockDirOf(location);
+        await mkdir(location, { recursive: true });
+        await mkdir(lockDir, { recursive: true });
+        const linked = await Promise.allSettled(
+          // staggered as processes are: each step of one falls between another's
+          Array.from({ length: OPENERS }, (_, i) =>
+            delay(((i * 37 + round * 11) % 5) * 0.2).then(() => linkLock(lockDir, location)),
+          ),
+        );
+        const failed = linked.filter((r) => r.status === 'rejected');
+        assert.deepEqual(failed, [], `round ${round}`);
+        assert.equal(await readlink(join(lockDir, 'LOCK')), join('..', 'log', 'LOCK'));
+        // nothing of an opener's own is left beside the link
+        assert.deepEqual(await readdir(lockDir), ['LOCK']);
+      }
+    }));
+
+  it('a wrong link or a plain file in its place is replaced by the right link', () =>
+    withDataDir(async (dir) => {
+      const location = join(dir, 'log');
+      const lockDir = lockDirOf(location);
+      await mkdir(lockDir, { recursive: true });
+      await writeFile(join(lockDir, 'LOCK'), '');
+      await linkLock(lockDir, location);
+      assert.equal(await readlink(join(lockDir, 'LOCK')), join('..', 'log', 'LOCK'));
+      await rm(join(lockDir, 'LOCK'));
+      await symlink('/elsewhere/log/LOCK', join(lockDir, 'LOCK'));
+      await linkLock(lockDir, location);
+      assert.equal(await readlink(join(lockDir, 'LOCK')), join('..', 'log', 'LOCK'));
     }));
 });

@@ -16,7 +16,7 @@ describe('the owner gate over MCP (nonce)', () => {
       assert.deepEqual(again.details, first.details);
       assert.equal(first.channel, 'file');
       assert.match(String(first.fingerprint), /^sha256:/);
-      const codes = await pendingCodes(dirs.owner, clock.clock().toISOString());
+      const { codes } = await pendingCodes(dirs.owner, clock.clock().toISOString());
       assert.equal(codes.length, 1);
       const file = join(dirs.owner, `${first.challenge_id as string}.json`);
       assert.equal((await stat(file)).mode & 0o777, 0o600);
@@ -92,7 +92,7 @@ describe('the owner gate over MCP (nonce)', () => {
         codeOf(await call('hai_accept_next_step', { ...at, owner_code: right })),
         'owner_gate_required:no_pending_challenge',
       );
-      assert.deepEqual(await pendingCodes(dirs.owner, '2000-01-01T00:00:00.000Z'), []);
+      assert.deepEqual((await pendingCodes(dirs.owner, '2000-01-01T00:00:00.000Z')).codes, []);
     }));
 
   it('answers owner_channel_unavailable when the owner directory is inside the data home', () =>

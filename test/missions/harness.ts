@@ -90,7 +90,7 @@ export const withMissions = async <T>(
   const call = async (name: string, args: Record<string, unknown>) =>
     (await client.callTool({ name, arguments: args })).structuredContent as Envelope;
   const ownerCode = async () => {
-    const [newest] = await pendingCodes(dirs.owner, clock.clock().toISOString());
+    const [newest] = (await pendingCodes(dirs.owner, clock.clock().toISOString())).codes;
     if (!newest) throw new Error('no pending owner code');
     return newest.code;
   };

@@ -2,6 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { chmod, realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, relative, resolve, isAbsolute } from 'node:path';
+import { z } from 'zod';
 import { missionsError } from '../../commands/missions/errors.js';
 import {
   createProjectFile,
@@ -28,18 +29,20 @@ export const defaultOwnerDir = (): string =>
   process.env.HAI_OWNER_HOME ||
   join(homedir(), '.intentlog-owner');
 
-export type PendingCode = {
-  code: string;
-  challenge_id: string;
-  project_id: string;
+/** A pending code as its `<challenge_id>.json` holds it. */
+export const PendingCode = z.object({
+  code: z.string(),
+  challenge_id: z.string(),
+  project_id: z.string(),
   /** the project's directory on this device, so the owner knows which project it is */
-  project_root?: string | null;
-  operation: string;
-  expires_at: string;
-  change: unknown;
+  project_root: z.string().nullable().optional(),
+  operation: z.string(),
+  expires_at: z.string(),
+  change: z.unknown(),
   /** what the code approves, in words the owner reads: the text, the diff, the reason */
-  approves?: { text: string; sha256: string } | null;
-};
+  approves: z.object({ text: z.string(), sha256: z.string() }).nullable().optional(),
+});
+export type PendingCode = z.infer<typeof PendingCode>;
 
 /** How much of an approved text the owner's message shows (its hash covers all of it). */
 export const SHOWN_CHARS = 2000;
@@ -78,23 +81,47 @@ const newCode = (): string =>
 /** The owner directory as its files are opened: canonical, or undefined when it is absent. */
 const canonicalDir = (ownerDir: string) => realpath(ownerDir).catch(() => undefined);
 
+/** A file of the owner directory that holds no code: its name and why. */
+export type SkippedFile = { file: string; reason: string };
+
+/** The code a file holds, or why it holds none. */
+const codeIn = async (dir: string, file: string): Promise<PendingCode | SkippedFile> => {
+  const bytes = await readProjectFile(dir, file).catch(() => undefined);
+  if (bytes === undefined) return { file, reason: 'not a file this reader opens' };
+  let json: unknown;
+  try {
+    json = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return { file, reason: 'not JSON' };
+  }
+  const parsed = PendingCode.safeParse(json);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  return {
+    file,
+    reason: `not a pending code (${issue.path.join('.') || 'the file'}: ${issue.message})`,
+  };
+};
+
 /**
  * Codes not yet expired, newest first: what `intentlog owner code` shows. Read through
- * project/files.ts: a link planted in the directory is not followed (and not shown).
+ * project/files.ts: a link planted in the directory is not followed (and not shown). A file that
+ * holds no code (malformed, `null`, another shape) is skipped and named in `skipped`: one bad
+ * file must not hide every valid code (issue 40).
  */
-export const pendingCodes = async (ownerDir: string, now: string): Promise<PendingCode[]> => {
+export const pendingCodes = async (
+  ownerDir: string,
+  now: string,
+): Promise<{ codes: PendingCode[]; skipped: SkippedFile[] }> => {
   const dir = await canonicalDir(ownerDir);
-  if (dir === undefined) return [];
-  const names = (await listProjectDir(dir, '.')).filter((n) => n.endsWith('.json'));
-  const codes = await Promise.all(
-    names.map(async (n) => {
-      const bytes = await readProjectFile(dir, n).catch(() => undefined);
-      return bytes && (JSON.parse(bytes.toString('utf8')) as PendingCode);
-    }),
-  );
-  return codes
-    .filter((c): c is PendingCode => c !== undefined && c.expires_at > now)
+  if (dir === undefined) return { codes: [], skipped: [] };
+  const names = (await listProjectDir(dir, '.')).filter((n) => n.endsWith('.json')).sort();
+  const read = await Promise.all(names.map((n) => codeIn(dir, n)));
+  const skipped = read.filter((r): r is SkippedFile => 'reason' in r);
+  const codes = read
+    .filter((r): r is PendingCode => !('reason' in r) && r.expires_at > now)
     .sort((a, b) => b.expires_at.localeCompare(a.expires_at));
+  return { codes, skipped };
 };
 
 export const ownerChannel = (ownerDir: string, dataDir: string) => {
@@ -157,7 +184,6 @@ export const ownerChannel = (ownerDir: string, dataDir: string) => {
       await removeProjectFile(dir, file(challengeId));
       await removeProjectFile(dir, message(challengeId));
     },
-    pending: (now: string) => pendingCodes(ownerDir, now),
   };
 };
 

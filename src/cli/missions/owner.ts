@@ -6,7 +6,7 @@ import {
   type PendingCode,
 } from '../../app/missions/owner-channel.js';
 import { SYSTEM } from '../../commands/principal.js';
-import { action, appCommand, cliId, out, withApp, type AppFlags } from '../options.js';
+import { action, appCommand, cliId, note, out, withApp, type AppFlags } from '../options.js';
 
 /**
  * `intentlog owner code`: shows the person at the keyboard the pending one-time codes of the
@@ -35,10 +35,12 @@ export const ownerCommand = (): Command => {
     .option('--json', 'print JSON lines')
     .action(
       action(async (flags: { ownerDir?: string; json?: boolean }) => {
-        const codes = await pendingCodes(
+        const { codes, skipped } = await pendingCodes(
           flags.ownerDir ?? defaultOwnerDir(),
           new Date().toISOString(),
         );
+        for (const s of skipped)
+          note(`intentlog: skipped ${s.file} in the owner directory: ${s.reason}`);
         if (flags.json) {
           for (const c of codes) await out(`${JSON.stringify(c)}\n`);
           return;

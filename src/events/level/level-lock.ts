@@ -1,4 +1,5 @@
-import { readlink, rm, symlink } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { readlink, rename, rm, symlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import { makeDirs } from '../make-dirs.js';
@@ -43,22 +44,26 @@ const lockedError = (location: string): Error =>
  * of the data dir may hold a link made absolute (to the original's LOCK: Node's fs.cp does
  * that) or a plain file (a copy that followed links). It is replaced: nothing but this function
  * makes it, and every opener runs it before taking the lock.
+ *
+ * Processes starting together on a fresh data dir all run this at once. Removing the old entry
+ * and then linking is two steps, and another process's removal fell between them (`EEXIST`,
+ * then the link gone: issue 40). So the link is made under a name of this process's own and
+ * renamed over `LOCK`: a rename replaces atomically, every process renames the same link, and
+ * `LOCK` is never missing once it has been made.
  */
-const linkLock = async (dir: string, location: string): Promise<void> => {
+export const linkLock = async (dir: string, location: string): Promise<void> => {
   const target = join('..', basename(location), 'LOCK');
   const link = join(dir, 'LOCK');
-  const linked = () =>
-    readlink(link).then(
-      (found) => found === target,
-      () => false,
-    );
-  const make = () =>
-    symlink(target, link).catch(async (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EEXIST' || !(await linked())) throw error;
-    });
-  if (await linked()) return;
-  await rm(link, { force: true });
-  await make();
+  const found = await readlink(link).catch(() => undefined);
+  if (found === target) return;
+  const mine = join(dir, `LOCK.${process.pid}.${randomBytes(6).toString('hex')}`);
+  await symlink(target, mine);
+  try {
+    await rename(mine, link);
+  } catch (error) {
+    await rm(mine, { force: true });
+    throw error;
+  }
 };
 
 const NOT_EXCLUSIVE: StoreLock = { exclusive: false, release: async () => undefined };

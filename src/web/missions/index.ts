@@ -104,25 +104,33 @@ const ownerCodes = async (ctx: PageContext, projectId: string, desk: Desk, now: 
       <code>intentlog owner code</code>).
     </p>`;
   const { config } = missions(ctx.app).core;
-  const codes: PendingCode[] = (await pendingCodes(config.ownerDir, now)).filter(
-    (c) => c.project_id === projectId,
-  );
-  return html`<ul>
-    ${pending.map((c) => {
-      const code = codes.find((p) => p.challenge_id === c.challenge_id);
-      return html`<li>
-        <code>${c.operation}</code>, expires ${when(c.expires_at)}, ${c.attempts_remaining} attempts
-        left:
-        ${
-          code
-            ? html`<span class="owner-code" aria-label="owner code ${code.code.split('').join(' ')}"
-                >${code.code}</span
-              >`
-            : html`<em>not in this machine's owner channel</em>`
-        }
-      </li>`;
-    })}
-  </ul>`;
+  const read = await pendingCodes(config.ownerDir, now);
+  const codes: PendingCode[] = read.codes.filter((c) => c.project_id === projectId);
+  const skipped = read.skipped.length
+    ? html`<p role="alert">
+        Skipped in the owner directory (no code in them):
+        ${read.skipped.map((s) => html`<code>${s.file}</code> (${s.reason}) `)}
+      </p>`
+    : '';
+  return html`${skipped}
+    <ul>
+      ${pending.map((c) => {
+        const code = codes.find((p) => p.challenge_id === c.challenge_id);
+        return html`<li>
+          <code>${c.operation}</code>, expires ${when(c.expires_at)}, ${c.attempts_remaining}
+          attempts left:
+          ${
+            code
+              ? html`<span
+                  class="owner-code"
+                  aria-label="owner code ${code.code.split('').join(' ')}"
+                  >${code.code}</span
+                >`
+              : html`<em>not in this machine's owner channel</em>`
+          }
+        </li>`;
+      })}
+    </ul>`;
 };
 
 /** A project's missions desk: missions with their leases, lanes, and the pending owner code. */
