@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { toGraph } from '../../app/intent/io.js';
-import { signalOf, waiting } from '../../app/intent/long-term.js';
+import { signalOf } from '../../app/intent/long-term.js';
 import { IntentGraph } from '../../commands/intent/graph.js';
 import { intentError } from '../../commands/intent/errors.js';
 import { compactText } from '../../projections/intent/compact.js';
@@ -38,7 +38,7 @@ const Candidate = z.object({
 const summaryText = (
   scope: Scope,
   view: Exclude<Awaited<ReturnType<typeof viewOf>>, { mode: 'off' }>,
-) => compactText(snapshotOf(view.head, view.prepared(), scope.service.clock()));
+) => compactText(snapshotOf(view.head, view.index, scope.service.clock()));
 
 export const ioTools: AnyTool[] = [
   intentTool({
@@ -54,7 +54,7 @@ export const ioTools: AnyTool[] = [
       const view = await viewOf(scope, args.task_id);
       if (!('head' in view)) return { result: view, task_id: args.task_id, summary: 'task is off' };
       const longTerm = [];
-      for (const c of view.claims.filter(waiting))
+      for (const c of view.index.waiting())
         longTerm.push({
           candidate_id: c.body.claim_id,
           origin: 'long_term' as const,
@@ -114,7 +114,8 @@ export const ioTools: AnyTool[] = [
             : {
                 format: 'summary' as const,
                 summary: summaryText(scope, view),
-                active_claim_count: view.claims.filter((c) => c.life === 'active').length,
+                // the active claims, waiting candidates included
+                active_claim_count: view.index.active + view.index.candidates,
               };
       return {
         result,
