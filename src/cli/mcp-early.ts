@@ -5,6 +5,8 @@ export { releaseEarlyStdio };
 
 /** `intentlog mcp`'s options, each with a value (commands/mcp.ts declares them for commander). */
 const VALUED = new Set(['--data-dir', '--store', '--surface', '--actor', '--project-root']);
+/** and those without one: `--read-only` changes the tools listed, not the answer to initialize */
+const SWITCHES = new Set(['--read-only']);
 
 /**
  * `--surface` of an `intentlog mcp` line, read without commander: `{ spec }` (undefined when not
@@ -15,7 +17,7 @@ export const mcpSurfaceSpec = (
   args: readonly string[],
   env: NodeJS.ProcessEnv,
 ): { spec: string | undefined } | undefined => {
-  const given = lightFlags(args, VALUED);
+  const given = lightFlags(args, VALUED, SWITCHES);
   return given && { spec: (given.get('--surface') ?? env.INTENTLOG_SURFACE) || undefined };
 };
 

@@ -259,20 +259,17 @@ const registerPrompt = (server: McpServer, prompt: AnyPrompt, contextOf: Context
 };
 
 /**
- * The one adapter: registers a surface's tools of the given tier (and every resource and
- * prompt) on an McpServer.
+ * The one adapter: registers the given tools of a surface (those its tier serves, toolsServed)
+ * and every resource and prompt of it on an McpServer.
  */
 export const registerSurface = (
   server: McpServer,
   surface: Surface,
-  tier: string,
+  tools: readonly AnyTool[],
   contextOf: ContextOf,
   observe?: CallObserver,
 ): void => {
-  const rank = surface.tiers.indexOf(tier);
-  for (const tool of surface.tools)
-    if (surface.tiers.indexOf(tool.tier) <= rank)
-      registerTool(server, surface, tool, contextOf, observe);
+  for (const tool of tools) registerTool(server, surface, tool, contextOf, observe);
   for (const resource of surface.resources ?? []) registerResource(server, resource, contextOf);
   for (const prompt of surface.prompts ?? []) registerPrompt(server, prompt, contextOf);
 };

@@ -14,6 +14,8 @@ export type ConnectInfo = {
   stateful: boolean;
   /** `serve --require-auth`: every request needs a token or a sign-in, the lists too */
   requireAuth: boolean;
+  /** `serve --read-only`: only tools that change nothing are listed, and the snippets say so */
+  readOnly?: boolean;
   /** every surface, each also served alone at `<url>/<surface>` */
   mounted?: readonly string[];
   /**
@@ -45,7 +47,12 @@ const json = (value: unknown): string =>
 
 const snippets = (info: ConnectInfo) => {
   const [command = 'node', ...cliArgs] = info.cli;
-  const stdioArgs = [...cliArgs, 'mcp', ...info.dataArgs];
+  const stdioArgs = [
+    ...cliArgs,
+    'mcp',
+    ...info.dataArgs,
+    ...(info.readOnly ? ['--read-only'] : []),
+  ];
   const mcpJsonHttp = {
     mcpServers: {
       [NAME]: {
@@ -98,7 +105,14 @@ const perSurface = (info: ConnectInfo): string[] =>
 const intentSection = (info: ConnectInfo): string[] => {
   if (!info.mounted?.includes('intent')) return [];
   const [command = 'node', ...cliArgs] = info.cli;
-  const args = [...cliArgs, 'mcp', '--surface', 'intent', ...info.dataArgs];
+  const args = [
+    ...cliArgs,
+    'mcp',
+    '--surface',
+    'intent',
+    ...info.dataArgs,
+    ...(info.readOnly ? ['--read-only'] : []),
+  ];
   return [
     '6. The intent surface (what the user wants, as claims; docs/intent.md)',
     ...(info.checkout
@@ -157,6 +171,9 @@ export const connectInfo = (info: ConnectInfo): string => {
   return [
     `intentlog ${info.version}: MCP (Streamable HTTP, ${mode}) at ${info.url}`,
     `  surfaces: ${info.surfaces}   data: ${info.dataDir}   stop: Ctrl-C`,
+    ...(info.readOnly
+      ? ['  read-only: only tools that change nothing are listed; every other call is refused']
+      : []),
     '',
     `1. Get a token (${credentials(info)}):`,
     `     export ${TOKEN_VAR}=$(${s.token})`,

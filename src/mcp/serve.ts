@@ -14,7 +14,13 @@ import { selectSurfaces, SurfaceError } from './surfaces/select.js';
 import type { SelectedSurface } from './surfaces/index.js';
 import type { Surface } from './tool.js';
 
-type Common = { app: App; selection: readonly SelectedSurface[]; log: Logger };
+type Common = {
+  app: App;
+  selection: readonly SelectedSurface[];
+  log: Logger;
+  /** `--read-only` on every endpoint, `/mcp` and each `/mcp/<surface>` (server.ts) */
+  readOnly?: boolean;
+};
 
 export { serveOverStdio, type StdioConnection, type StdioOptions } from './stdio.js';
 

@@ -6,8 +6,8 @@ import type { CallObserver } from '../app/metrics.js';
 import { forbidden } from '../commands/errors.js';
 import type { Principal } from '../commands/principal.js';
 import { registerSurface, type ContextOf } from './adapter.js';
-import type { SelectedSurface } from './surfaces/index.js';
-import { refuseOutsideTiers } from './tier-refusal.js';
+import { toolsServed, type SelectedSurface } from './surfaces/index.js';
+import { refuseUnserved } from './tier-refusal.js';
 import { callInfo } from './call-info.js';
 import type { ServedInfo, TransportKind } from './tool.js';
 
@@ -41,20 +41,26 @@ export type ServerSetup = {
   log: Logger;
   /** told about every tool call (metrics.ts) */
   observe?: CallObserver;
+  /**
+   * `--read-only`: only tools whose `readOnlyHint` is true are listed, and a call to any other
+   * is refused before it runs (tier-refusal.ts), so it cannot append to the log.
+   */
+  readOnly?: boolean;
 };
 
 export const servedInfo = (
   selection: readonly SelectedSurface[],
   transport: TransportKind,
+  readOnly = false,
 ): ServedInfo => ({
   name: SERVER_NAME,
   version: packageVersion(),
   transport,
-  surfaces: selection.map(({ surface, tier }) => {
-    const rank = surface.tiers.indexOf(tier);
-    const tools = surface.tools.filter((t) => surface.tiers.indexOf(t.tier) <= rank);
-    return { name: surface.name, tier, tools: tools.map((t) => t.name) };
-  }),
+  surfaces: selection.map((selected) => ({
+    name: selected.surface.name,
+    tier: selected.tier,
+    tools: toolsServed(selected, readOnly).map((t) => t.name),
+  })),
 });
 
 /**
@@ -90,7 +96,8 @@ const contextFor = (setup: ServerSetup, served: ServedInfo): ContextOf => {
  * the surfaces are plain tables.
  */
 export const serverFactory = (setup: ServerSetup): (() => McpServer) => {
-  const served = servedInfo(setup.selection, setup.transport);
+  const readOnly = setup.readOnly ?? false;
+  const served = servedInfo(setup.selection, setup.transport, readOnly);
   const contextOf = contextFor(setup, served);
   const instructions = [ENVELOPE, ...setup.selection.map((s) => s.surface.instructions)].join(
     '\n\n',
@@ -104,9 +111,15 @@ export const serverFactory = (setup: ServerSetup): (() => McpServer) => {
         instructions,
       },
     );
-    for (const { surface, tier } of setup.selection)
-      registerSurface(server, surface, tier, contextOf, setup.observe);
-    refuseOutsideTiers(server, setup.selection);
+    for (const selected of setup.selection)
+      registerSurface(
+        server,
+        selected.surface,
+        toolsServed(selected, readOnly),
+        contextOf,
+        setup.observe,
+      );
+    refuseUnserved(server, setup.selection, readOnly);
     return server;
   };
 };

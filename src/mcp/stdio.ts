@@ -11,7 +11,13 @@ import { tooDeepLine } from './json-depth.js';
 import type { SelectedSurface } from './surfaces/index.js';
 
 // apart from serve.ts, so that `intentlog mcp` never loads the HTTP stack
-type Common = { app: App | Promise<App>; selection: readonly SelectedSurface[]; log: Logger };
+type Common = {
+  app: App | Promise<App>;
+  selection: readonly SelectedSurface[];
+  log: Logger;
+  /** `--read-only` (server.ts) */
+  readOnly?: boolean;
+};
 
 export type StdioOptions = Common & {
   principal: Principal;

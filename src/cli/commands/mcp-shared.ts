@@ -22,3 +22,13 @@ export const projectRootOption = (): Option =>
     '--project-root <dir>',
     'let actors name project directories under this one (repeatable; the local user names any)',
   ).argParser((value: string, previous: string[] = []) => [...previous, value]);
+
+/**
+ * `--read-only`, shared by `mcp` and `serve`: only tools that change nothing (`readOnlyHint`)
+ * are listed, and a call to any other is refused before it runs (docs/authorization.md).
+ */
+export const readOnlyOption = (): Option =>
+  new Option(
+    '--read-only',
+    'list only tools that change nothing (readOnlyHint); refuse every other call',
+  );

@@ -10,9 +10,14 @@ import { registry } from '../registry.js';
 import { guardProcess } from '../guard.js';
 import { action, appCommand, cliId, openFor, type AppFlags } from '../options.js';
 import { stopSignal } from '../stop-signal.js';
-import { projectRootOption, surfaceOption } from './mcp-shared.js';
+import { projectRootOption, readOnlyOption, surfaceOption } from './mcp-shared.js';
 
-type McpFlags = AppFlags & { surface: string; actor?: string; projectRoot?: string[] };
+type McpFlags = AppFlags & {
+  surface: string;
+  actor?: string;
+  projectRoot?: string[];
+  readOnly?: boolean;
+};
 
 const principalOf = (actor: string | undefined): Principal => {
   if (actor === undefined || actor === '') return SYSTEM;
@@ -27,6 +32,7 @@ export const mcpCommand = (): Command =>
   appCommand('mcp', 'serve MCP over stdio (the client starts this process)')
     .addOption(surfaceOption())
     .addOption(projectRootOption())
+    .addOption(readOnlyOption())
     .addOption(
       new Option('--actor <id>', 'act as this actor (default: the local SYSTEM principal)').env(
         'INTENTLOG_ACTOR',
@@ -60,7 +66,8 @@ export const mcpCommand = (): Command =>
           },
         );
         const failed = app.then(() => new Promise<never>(() => undefined));
-        const connection = serveOverStdio({ app, selection, principal, log });
+        const readOnly = flags.readOnly ?? false;
+        const connection = serveOverStdio({ app, selection, principal, log, readOnly });
         void app.then(
           (ready) =>
             log.info(

@@ -24,7 +24,7 @@ import { guardProcess } from '../guard.js';
 import { webBase } from './open.js';
 import { action, appCommand, out, withApp, type AppFlags } from '../options.js';
 import { stopSignal } from '../stop-signal.js';
-import { projectRootOption, surfaceOption } from './mcp-shared.js';
+import { projectRootOption, readOnlyOption, surfaceOption } from './mcp-shared.js';
 
 type ServeFlags = AppFlags & {
   host: string;
@@ -36,6 +36,7 @@ type ServeFlags = AppFlags & {
   maxBody: number;
   requireAuth?: boolean;
   projectRoot?: string[];
+  readOnly?: boolean;
 };
 
 const integer = (min: number, max: number) => (value: string) => {
@@ -91,6 +92,7 @@ export const serveCommand = (): Command =>
     )
     .addOption(surfaceOption())
     .addOption(projectRootOption())
+    .addOption(readOnlyOption())
     .option('--stateful', 'sessions (Mcp-Session-Id) instead of stateless JSON responses')
     .option(
       '--require-auth',
@@ -127,6 +129,7 @@ export const serveCommand = (): Command =>
             host: flags.host,
             port: flags.port,
             stateful: flags.stateful ?? false,
+            readOnly: flags.readOnly ?? false,
             maxBodyBytes: flags.maxBody,
             ...(flags.store ? { store: flags.store } : {}),
             requireAuthAll: flags.requireAuth ?? false,
@@ -144,6 +147,7 @@ export const serveCommand = (): Command =>
               dataArgs: dataArgs(app),
               stateful: flags.stateful ?? false,
               requireAuth: flags.requireAuth ?? false,
+              readOnly: flags.readOnly ?? false,
               mounted: registry().surfaces.map((s) => s.name),
               ...checkoutInfo(),
             }),

@@ -1,7 +1,13 @@
 import type { Surface } from '../tool.js';
 import { selectSurfaces, type SelectedSurface } from './select.js';
 
-export { SurfaceError, assertNoClash, checkSurface, type SelectedSurface } from './select.js';
+export {
+  SurfaceError,
+  assertNoClash,
+  checkSurface,
+  toolsServed,
+  type SelectedSurface,
+} from './select.js';
 
 /**
  * What `intentlog mcp` and `intentlog serve` serve at `/mcp` without `--surface`: the complete

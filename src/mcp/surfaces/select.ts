@@ -1,7 +1,19 @@
-import type { Surface } from '../tool.js';
+import type { AnyTool, Surface } from '../tool.js';
 
 /** A surface chosen to be served, at one of its tiers. */
 export type SelectedSurface = { surface: Surface; tier: string };
+
+/**
+ * The tools a server lists of one selected surface: those of its tier and the tiers below, and
+ * under `--read-only` only those whose `readOnlyHint` is true (tools that change nothing).
+ */
+export const toolsServed = ({ surface, tier }: SelectedSurface, readOnly = false): AnyTool[] => {
+  const rank = surface.tiers.indexOf(tier);
+  return surface.tools.filter(
+    (t) =>
+      surface.tiers.indexOf(t.tier) <= rank && (!readOnly || t.annotations.readOnlyHint === true),
+  );
+};
 
 /** Why a server refuses to start: a bad `--surface`, a clash, or a malformed definition. */
 export class SurfaceError extends Error {
