@@ -17,7 +17,7 @@ describe('intent writes on a full disk (issue 40, point 10)', () => {
   it('answer unavailable naming ENOSPC, not LOCK_TIMEOUT, and resume', { skip }, async () => {
     const fs = probe as Exclude<typeof probe, string>;
     const root = await mkdtemp(join(tmpdir(), 'intentlog-root-'));
-    let app: App | undefined = await openIntentlog({ dataDir: join(fs.dir, 'data') });
+    const app: App = await openIntentlog({ dataDir: join(fs.dir, 'data') });
     try {
       const c = await intentClient(app, [root]);
       const task_id = String((await c.ok('intent_start_task')).task_id);
@@ -46,8 +46,7 @@ describe('intent writes on a full disk (issue 40, point 10)', () => {
       assert.equal(resumed?.ok, true, `writes did not resume: ${JSON.stringify(resumed)}`);
       await c.close();
     } finally {
-      await app?.close().catch(() => {});
-      app = undefined;
+      await app.close().catch(() => {});
       await fs.unmount();
       await rm(root, { recursive: true, force: true });
     }
