@@ -19,6 +19,8 @@ import {
   type BuildRecord,
 } from '../../src/events/storymap/build-record.js';
 import type { StoryTest } from '../../src/events/storymap/index.js';
+import { StateCodec } from '../../src/events/index.js';
+import '../../src/commands/snapshots.js';
 import { criteriaAdded, criterion, P, storyCreated } from './fixture.js';
 
 /**
@@ -261,15 +263,23 @@ describe('a story building record in maps (issue 39)', () => {
         let state = base.reduce(evolveStory, initialStory());
         let plain = base.reduce(evolveBuild, initialBuild());
         const seen: [StoryState, BuildRecord][] = [[state, plain]];
+        const events: StoryEvent[] = [];
         ops.forEach((op, n) => {
           for (const e of eventsOf(op, plain, n + 1)) {
             state = evolveStory(state, e);
             plain = evolveBuild(plain, e);
+            events.push(e);
           }
           sameAnswers(state, plain);
           seen.push([state, plain]);
         });
-        for (const [s, p] of seen.reverse()) sameAnswers(s, p);
+        for (const [s, p] of [...seen].reverse()) sameAnswers(s, p);
+        // a persisted snapshot of any step, then the events after it: the same answers
+        const at = Math.floor(events.length / 2);
+        const snapshot = StateCodec.decode<StoryState>(
+          StateCodec.encode(events.slice(0, at).reduce(evolveStory, seen[0]![0])),
+        );
+        sameAnswers(events.slice(at).reduce(evolveStory, snapshot), plain);
       }),
       { numRuns: 300 },
     ));

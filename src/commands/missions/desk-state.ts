@@ -2,6 +2,7 @@ import type { ContractBody, EvidenceItem, LaneStatus } from '../../events/missio
 import type { DeskEvent, DeskEventOf } from './desk-events.js';
 import { PersistentMap } from '../persistent-map.js';
 import { evolveLearning, type Learning } from './learning.js';
+import { Snapshots } from '../snapshots.js';
 
 /**
  * The state of one project's missions desk, folded from its one stream. Every invariant two
@@ -311,3 +312,13 @@ export const liveLeases = (desk: Desk, missionId: string, now: string): Lease[] 
 
 export const activeLanes = (desk: Desk): string[] =>
   [...desk.lanes.values()].filter((l) => l.status === 'ACTIVE').map((l) => l.focus_id);
+
+// Snapshots of a project's desk (src/commands/snapshots.ts): bump `version` whenever evolveDesk
+// or the state's shape changes, so snapshots of the old fold are ignored and streams folded
+// again. 2: the desk in maps keyed by id, with its indexes.
+Snapshots.declare({
+  name: 'missions.desk',
+  version: 2,
+  evolve: evolveDesk,
+  initialState: initialDesk,
+});

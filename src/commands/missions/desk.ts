@@ -1,6 +1,5 @@
 import type { Decider } from '@event-driven-io/emmett';
 import { streamName } from '../../events/stream-name.js';
-import { Snapshots } from '../snapshots.js';
 import { authorizeSession } from './decide-lease.js';
 import {
   acceptNextStep,
@@ -61,12 +60,8 @@ const decide = (command: DeskCommand, state: Desk): DeskEvent[] => {
   }
 };
 
-/**
- * The desk keeps persisted snapshots (a cache: every 100 events or after a slow fold), so the
- * first command after a restart folds the tail, not every lease the project ever granted.
- * Bump `version` whenever evolveDesk or the Desk's shape changes.
- */
-export const deskDecider: Decider<Desk, DeskCommand, DeskEvent> = Snapshots.of(
-  { decide, evolve: evolveDesk, initialState: initialDesk },
-  { name: 'missions.desk', version: 1 },
-);
+export const deskDecider: Decider<Desk, DeskCommand, DeskEvent> = {
+  decide,
+  evolve: evolveDesk,
+  initialState: initialDesk,
+};

@@ -1,3 +1,4 @@
+import { Snapshots } from '../snapshots.js';
 import type {
   Criterion,
   Effort,
@@ -110,4 +111,12 @@ export const evolveStory = (state: StoryState, event: StoryEvent): StoryState =>
   ...apply(state, event),
   build: evolveBuildState(state.build, event),
   version: state.version + 1,
+});
+
+/** A story's stream keeps persisted snapshots (bump the version when evolve or the state changes). */
+Snapshots.declare({
+  name: 'storymap.story',
+  version: 1,
+  evolve: evolveStory,
+  initialState: initialStory,
 });
