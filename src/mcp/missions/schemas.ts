@@ -7,6 +7,7 @@ import {
   RequiredAction,
 } from '../../events/missions/index.js';
 import { Id } from '../../commands/ids.js';
+import { unadvertised } from '../unadvertised.js';
 
 /** Inputs and results of the missions surface. */
 
@@ -18,15 +19,9 @@ import { Id } from '../../commands/ids.js';
 export const CriterionInput = z.strictObject({
   id: Id.optional().describe('a short id such as C1 (default dc-<n>, n its place from 1)'),
   description: z.string().max(2000).optional().describe('how the criterion is checked'),
-  verifiable: z
-    .boolean()
-    .optional()
-    .describe('HAI-MCP’s flag, not stored: false makes the contract review_required'),
-  evidence: z
-    .string()
-    .max(200)
-    .optional()
-    .describe('HAI-MCP’s evidence kind (e.g. "file"), not stored'),
+  verifiable: z.boolean().optional().describe('false: the contract is review_required'),
+  // HAI-MCP's evidence kind (e.g. "file"): accepted, not stored
+  evidence: unadvertised(z.string().max(200).optional(), 'ignored'),
 });
 
 export const ConstraintsInput = z.strictObject({
@@ -51,16 +46,10 @@ export const ConstraintsInput = z.strictObject({
     .optional()
     .describe('session leases at once (default 1)'),
   time_limit_hours: z.number().positive().max(168).optional(),
-  owner: z
-    .string()
-    .max(200)
-    .optional()
-    .describe('ignored: the owner is the contract’s top-level field'),
-  device_id: z
-    .string()
-    .max(128)
-    .optional()
-    .describe('ignored: a device is mounted with hai_bind_project and named by the lease'),
+  // ignored, as HAI-MCP's clients send them: the owner is the contract's top-level field, a
+  // device is mounted with hai_bind_project and named by the lease
+  owner: unadvertised(z.string().max(200).optional(), 'ignored'),
+  device_id: unadvertised(z.string().max(128).optional(), 'ignored'),
 });
 
 export const contractArgs = {
@@ -96,7 +85,8 @@ export const ContractChangesInput = z
       'field by field; the project_path or project_id a mission returned may be sent back unchanged',
     ),
     ...Object.fromEntries(
-      SYSTEM_FIELDS.map((f) => [f, z.unknown().optional().describe('system-managed: refused')]),
+      // accepted to be refused by name (below), not offered
+      SYSTEM_FIELDS.map((f) => [f, unadvertised(z.unknown().optional(), 'refused')]),
     ),
   })
   .superRefine((changes, ctx) => {
