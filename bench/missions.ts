@@ -89,8 +89,10 @@ const main = async () => {
       }),
     );
     const seconds = (performance.now() - started) / 1000;
+    await service.core.artifactsSettled();
     const before = service.core.artifactWrites();
     await service.park(at, { text: 'one inbox item' }, LOCAL);
+    await service.core.artifactsSettled();
     const parkWrites = service.core.artifactWrites() - before;
     const report = {
       sessions: SESSIONS,

@@ -1,5 +1,6 @@
 import type { WriteFault } from '../events/event-log.js';
 import type { App } from './app.js';
+import { sinksOf, type SinkHealth } from './sinks.js';
 
 /** Which kind of store a `--store` value names; a URL is never echoed (it may hold a password). */
 export const storeKind = (store: string | undefined): 'leveldb' | 'memory' | 'postgres' => {
@@ -28,6 +29,12 @@ export type Health = {
   store: 'leveldb' | 'memory' | 'postgres';
   head: number;
   read_models: ReadModelHealth[];
+  /**
+   * The file sinks this process runs (the writer's: the missions artifacts), each with its lag
+   * and the targets it could not write; one that fails makes the health `degraded`, while every
+   * call still answers. Absent in a process that runs none.
+   */
+  sinks?: (SinkHealth & { lag: number })[];
   /** why the store refuses writes (a full disk: `ENOSPC`), while it does; reads still work */
   write_fault?: WriteFault;
   /** why the read models could not be asked (no writer reachable yet) */
@@ -42,11 +49,13 @@ export type Health = {
 export const healthOf = async (app: App, store?: string): Promise<Health> => {
   const head = await app.log.head();
   const fault = await app.log.writeFault?.().catch(() => undefined);
+  const sinks = sinksOf(app).map((s) => ({ ...s, lag: Math.max(0, head - s.position) }));
   const base = {
     role: app.log.role(),
     store: storeKind(store),
     head,
     ...(fault ? { write_fault: fault } : {}),
+    ...(sinks.length > 0 ? { sinks } : {}),
   };
   try {
     const rows = await app.projections.status();
@@ -57,7 +66,10 @@ export const healthOf = async (app: App, store?: string): Promise<Health> => {
       lag: Math.max(0, Math.max(head, r.head) - r.position),
       ...(r.error ? { error: r.error } : {}),
     }));
-    const failing = fault !== undefined || read_models.some((r) => r.error !== undefined);
+    const failing =
+      fault !== undefined ||
+      read_models.some((r) => r.error !== undefined) ||
+      sinks.some((s) => s.failing.length > 0);
     return { status: failing ? 'degraded' : 'ok', ...base, read_models };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -81,6 +81,26 @@ export const appMetrics = (app: App, options: { store?: string; defaults?: boole
       for (const m of (await health()).read_models) this.set({ model: m.name }, m.position);
     },
   });
+  new Gauge({
+    name: 'intentlog_sink_lag_events',
+    help: 'events of the log a file sink (the missions artifacts) has not written yet',
+    labelNames: ['sink'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const s of (await health()).sinks ?? []) this.set({ sink: s.name }, s.lag);
+    },
+  });
+  new Gauge({
+    name: 'intentlog_sink_failing_targets',
+    help: 'targets (projects) a file sink could not write at its last try',
+    labelNames: ['sink'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const s of (await health()).sinks ?? []) this.set({ sink: s.name }, s.failing.length);
+    },
+  });
   commitMetrics(registry);
   const observe: CallObserver = ({ surface, tool, outcome, seconds }) => {
     calls.inc({ surface, tool, outcome });

@@ -9,6 +9,7 @@ import type {
 import type { Observable } from 'rxjs';
 import type { AppendMeta, LogEvent, StoredRecord } from './envelope.js';
 import type { ModelStore } from './model-store.js';
+import type { SnapshotAccess } from './snapshots/snapshot-keeper.js';
 
 /** Emmett read metadata plus our envelope, so a decider's evolve can see who did what. */
 export type LogReadEventMetadata = ReadEventMetadataWithGlobalPosition & {
@@ -125,6 +126,8 @@ export interface EventLog extends EventStore<LogReadEventMetadata> {
   shred(subject: string): Promise<void>;
   /** Where read models of this process live (same database for LevelDB, local for others). */
   readonly models: ModelStore;
+  /** Its aggregates' persisted snapshots (snapshots/), where loads fold in this process. */
+  readonly snapshots?: SnapshotAccess;
   /** Why the store refuses writes now (a full disk), if it does; stores that cannot tell omit it. */
   writeFault?(): Promise<WriteFault | undefined>;
   close(): Promise<void>;

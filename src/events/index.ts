@@ -10,3 +10,4 @@ export * from './catalog/define.js';
 export { levelEventLog } from './level/level-event-log.js';
 export { openClassicLevel, openMemoryLevel, type LevelDb } from './level/level-db.js';
 export * from './own.js';
+export * from './snapshots/index.js';

@@ -7,6 +7,7 @@ import { multiStreamTests } from './suites/multi-stream.js';
 import { orderingTests } from './suites/ordering.js';
 import { restartTests } from './suites/restart.js';
 import { sealedModelTests } from './suites/sealed-models.js';
+import { snapshotTests } from './suites/snapshots.js';
 import { versionTests } from './suites/versions.js';
 
 export type { OpenStore } from './harness.js';
@@ -26,5 +27,6 @@ export const eventLogConformance = (name: string, open: OpenStore): void => {
     liveTests(open);
     sealedModelTests(open);
     restartTests(open);
+    snapshotTests(open);
   });
 };

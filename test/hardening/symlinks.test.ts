@@ -18,7 +18,7 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import type { App } from '../../src/app/app.js';
-import { configureMissions } from '../../src/app/missions/service.js';
+import { configureMissions, missions } from '../../src/app/missions/service.js';
 import { bindRepoRoot } from '../../src/app/storymap/root.js';
 import { findLink, writeLink } from '../../src/app/storymap/link.js';
 import { isDomainError } from '../../src/commands/errors.js';
@@ -278,6 +278,8 @@ const rows: Row[] = [
       const root = await withLinkedArtifact(kind);
       const at = join(root, 'Projek-Managment', 'PROJECT_STATE.md');
       const answer = codeOf(await missionsCall('hai_park', { project_path: root, text: 'x' }));
+      // the artifact sink writes off the call's path: wait for it
+      if (answer === 'ok') assert.ok(await missions(app).core.artifactsSettled());
       if (answer === 'ok')
         assert.ok((await lstat(at)).isFile(), 'the link was replaced by the file');
       return answer;

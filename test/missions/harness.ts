@@ -63,6 +63,8 @@ export const withMissions = async <T>(
     root?: string;
     /** where the fake clock starts (default 2026-12-01T10:00Z) */
     start?: string;
+    /** the modules to open (default: every registered one) */
+    modules?: typeof modules;
   } = {},
 ): Promise<T> => {
   const root = options.root ?? (await mkdtemp(join(tmpdir(), 'intentlog-missions-')));
@@ -78,6 +80,7 @@ export const withMissions = async <T>(
     store: options.store ?? 'memory',
     dataDir: dirs.data,
     clock: clock.clock,
+    ...(options.modules ? { modules: options.modules } : {}),
   });
   configureMissions(app, {
     ownerDir: dirs.owner,
@@ -113,6 +116,12 @@ export const appendLegacyMount = (
     [{ type: 'mission_project.mounted', data: { ...mount, device_id: 'laptop', implicit: false } }],
     { meta: missions(app).core.meta(SYSTEM) },
   );
+
+/** Waits for the artifact sink to write the files up to the log's head (it runs off the write path). */
+export const artifactsWritten = async (app: App): Promise<void> => {
+  if (!(await missions(app).core.artifactsSettled()))
+    throw new Error('the artifact sink did not reach the log head');
+};
 
 export const contractArgs = (project: string, extra: Record<string, unknown> = {}) => ({
   objective: 'Ship the CSV export of the weekly report',

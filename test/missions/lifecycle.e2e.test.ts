@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { contractArgs, withMissions, type Envelope } from './harness.js';
+import { artifactsWritten, contractArgs, withMissions, type Envelope } from './harness.js';
 
 const ok = (e: Envelope) => {
   assert.equal(e.ok, true, JSON.stringify(e));
@@ -15,7 +15,7 @@ const code = (e: Envelope) => {
 
 describe('a mission lifecycle through a real MCP client', () => {
   it('intake → distill → open → authorize → check (every class) → checkpoint → recontract (gate) → close → proof → stop', () =>
-    withMissions(async ({ call, dirs, ownerCode, clock }) => {
+    withMissions(async ({ app, call, dirs, ownerCode, clock }) => {
       const at = { project_path: dirs.project };
       const intake = ok(
         await call('hai_intake', { ...at, raw: 'csv export, maybe pdf, and dark mode' }),
@@ -188,6 +188,7 @@ describe('a mission lifecycle through a real MCP client', () => {
       assert.equal(stop.next_mission_planned, false);
       const status = ok(await call('hai_status', at));
       assert.equal(status.active_mission, null);
+      await artifactsWritten(app);
       const state = await readFile(join(dirs.project, 'Projek-Managment/PROJECT_STATE.md'), 'utf8');
       assert.match(state, /completed/);
     }));

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { appendLegacyMount, codeOf, withMissions } from './harness.js';
+import { appendLegacyMount, artifactsWritten, codeOf, withMissions } from './harness.js';
 
 /** A read that must answer well within the projection wait (it stalled for good before). */
 const answers = async <T>(work: Promise<T>, ms = 5_000): Promise<T> => {
@@ -39,7 +39,7 @@ describe(
         assert.equal(codeOf(status), 'ok');
       }));
 
-    it('the artifact effect reports a directory it cannot write, and every read goes on', () =>
+    it('the artifact sink reports a directory it cannot write, and every read goes on', () =>
       withMissions(async ({ app, call, dirs }) => {
         // a mount recorded before roots were checked (the earlier mount table), at /proc/1
         await appendLegacyMount(app, {
@@ -50,6 +50,7 @@ describe(
         });
         const parked = await answers(call('hai_park', { project_id: 'old', text: 'hello' }));
         assert.equal(codeOf(parked), 'ok');
+        await artifactsWritten(app);
         const health = await answers(call('hai_health', { project_id: 'old' }));
         const failure = (health.result!.project as { artifact_failure: { reason: string } | null })
           .artifact_failure;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Route, TaskCommand } from '../../commands/intent/task.js';
-import { SYSTEM } from '../../commands/principal.js';
+import { principalId, SYSTEM } from '../../commands/principal.js';
 import { INTENT_SNAPSHOT, type IntentTaskHead } from '../../projections/intent/snapshot.js';
 import type { WriterContext } from '../kernel-module.js';
 import { intentService, type IntentService } from './index.js';
@@ -33,24 +33,36 @@ export const hookHost = (writer: WriterContext): HookHost => ({
   ),
 });
 
-/** The task a host session feeds: of the tasks it was bound to, the one bound last. */
+/**
+ * The Hooks run in the local user's host, so they act only on the local user's tasks: those
+ * SYSTEM started (over stdio, or SYSTEM's token). Another principal's task never becomes a
+ * local session's, whatever host session it names: its statements are never said to the local
+ * agent, and the local user's prompts are never recorded into it (issue 40).
+ */
+export const isLocalUsers = (head: Pick<IntentTaskHead, 'owner'>): boolean =>
+  head.owner === principalId(SYSTEM);
+
+/** The task a host session feeds: of the local user's tasks it was bound to, the one bound last. */
 export const sessionHead = (
   heads: readonly IntentTaskHead[],
   session: string,
 ): IntentTaskHead | undefined =>
   heads
-    .filter((h) => h.host_session_hash === session && !h.deleted)
+    .filter((h) => h.host_session_hash === session && !h.deleted && isLocalUsers(h))
     .reduce<IntentTaskHead | undefined>(
       (last, h) => (last && last.associated_position > h.associated_position ? last : h),
       undefined,
     );
 
-/** The view of a project a Hook reads: every task a session feeds, direct statements as text. */
+/**
+ * The view of a project a Hook reads: every task of the local user's a session feeds, direct
+ * statements as text.
+ */
 export const hookViewOf = async ({ service }: HookHost, project: string): Promise<HookView> => {
   const heads = await service.reads.tasks(asSystem(project));
   const tasks: HookViewTask[] = [];
   for (const head of heads) {
-    if (head.deleted || head.host_session_hash === null) continue;
+    if (head.deleted || head.host_session_hash === null || !isLocalUsers(head)) continue;
     const said = head.mode === 'on' ? await service.reads.direct(project, head.task_id) : [];
     tasks.push({
       task_id: head.task_id,
@@ -131,7 +143,7 @@ export const foldSpooled = async (host: HookHost, record: SpoolRecord): Promise<
   await host.waitFor(await host.log.head(), [INTENT_SNAPSHOT]);
   const heads = await service.reads.tasks(asSystem(project));
   if (record.kind === 'served') {
-    const task = heads.find((h) => h.task_id === record.task_id && !h.deleted);
+    const task = heads.find((h) => h.task_id === record.task_id && !h.deleted && isLocalUsers(h));
     if (task?.recovery)
       await hookWrite(host, task, record.id, () => ({
         type: 'ServeRecovery',

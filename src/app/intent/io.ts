@@ -108,9 +108,10 @@ export const intentIo = (
     if (!state.exists) throw taskNotFound();
     if (state.deleted) throw intentError('TASK_DELETED', 'the task was deleted', { task_id });
     if (state.mode === 'off') return { kind: 'off', status: offStatus() };
-    const targets = [...state.claims.values()].filter(
-      (c) => claim_id === undefined || c.body.claim_id === claim_id,
-    );
+    const targets =
+      claim_id === undefined
+        ? [...state.claims.values()]
+        : [state.claims.get(claim_id)].filter((c) => c !== undefined);
     if (claim_id !== undefined && targets.length === 0)
       throw intentError('CLAIM_NOT_FOUND', 'no such claim in this task', { claim_id });
     const onDisk = await loadLogTask(log, stream);

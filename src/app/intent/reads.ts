@@ -40,7 +40,15 @@ const lazy = <T>(make: () => T): (() => T) => {
 
 /** A private task's view, from the state this process folded (the log's part has no content). */
 const memoryView = (state: TaskState): TaskView => {
-  const claims = withoutDangling([...state.claims.values()].map((c, seq) => ({ ...c, seq })));
+  const claims = withoutDangling(
+    [...state.claims.values()].map(({ body, life, superseded_by, promoted, ordinal }) => ({
+      body,
+      life,
+      superseded_by,
+      promoted,
+      seq: ordinal,
+    })),
+  );
   return {
     head: {
       project_id: state.project_id,
@@ -49,7 +57,7 @@ const memoryView = (state: TaskState): TaskView => {
       deleted: state.deleted,
       started_at: state.started_at,
       candidate_count: state.candidates.size,
-      imports: state.imports.length,
+      imports: state.imports,
     },
     claims,
     candidates: [...state.candidates.values()].map((c) => ({ ...c, event_id: null })),

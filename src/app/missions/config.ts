@@ -51,3 +51,17 @@ export const missionsConfigFromEnv = (env: NodeJS.ProcessEnv = process.env): Mis
     warnings,
   };
 };
+
+const configured = new WeakMap<object, MissionsConfig>();
+
+/** Sets an app's missions configuration (configureMissions, service.ts). */
+export const setMissionsConfig = (app: object, config: MissionsConfig): void => {
+  configured.set(app, config);
+};
+
+/**
+ * An app's missions configuration: what was set for it, else the environment's. Read when it is
+ * used, not kept: the writer's work starts while the app opens, before a test configures it.
+ */
+export const missionsConfigOf = (app: object): MissionsConfig =>
+  configured.get(app) ?? missionsConfigFromEnv();

@@ -14,7 +14,7 @@ import { sha256Hex } from '../../events/codec.js';
 import { newDashedId } from '../../events/ids.js';
 import type { App } from '../app.js';
 import { MISSIONS_MODEL, missionsQueries } from '../../projections/missions/desk.js';
-import { artifactWrites } from './artifact-projection.js';
+import { artifactSinkOf } from './artifact-sink.js';
 import { checkArtifactDir } from './artifacts.js';
 import { inProject } from './paths.js';
 import { gatePassedOf, withGateEcho } from './gate-echo.js';
@@ -85,8 +85,17 @@ export const missionsCore = (app: App, config: MissionsConfig) => {
   };
 
   /**
-   * Runs one desk command; when it wrote, waits for the missions read model to fold it (its
-   * effect writes the artifact files); answers the gate's refusal. A change in a directory not
+   * The artifact files written up to the log's head, or false when the sink did not get there
+   * within `timeoutMs` (a slow disk) or runs in another process (this one is a follower).
+   */
+  const artifactsSettled = async (timeoutMs?: number): Promise<boolean> => {
+    const sink = artifactSinkOf(app);
+    return sink ? sink.settled(await log.head(), timeoutMs) : false;
+  };
+
+  /**
+   * Runs one desk command; when it wrote, waits for the missions read model to fold it (never
+   * for the artifact files: their sink follows on its own); answers the gate's refusal. A change in a directory not
    * yet mounted here mounts it (and creates its project) in the same append, only when the
    * change itself appends: a refused change leaves no project and no mount behind.
    */
@@ -287,7 +296,11 @@ export const missionsCore = (app: App, config: MissionsConfig) => {
     run,
     runGated,
     view,
-    artifactWrites,
+    artifactsSettled,
+    /** files the artifact sink wrote or removed (the bench and tests count them) */
+    artifactWrites: () => artifactSinkOf(app)?.writes() ?? 0,
+    /** why a project's files could not be written, while they cannot */
+    artifactFailure: (projectId: string) => artifactSinkOf(app)?.failure(projectId),
   };
 };
 

@@ -4,18 +4,19 @@ import { activeLanes, liveLeases } from '../../commands/missions/desk-state.js';
 import { missionsError } from '../../commands/missions/errors.js';
 import type { CallRef, Caller, MissionsCore, ProjectRef } from './index.js';
 import { ARTIFACT_DIR, artifactDrift, readArtifactFiles, renderArtifacts } from './artifacts.js';
-import { artifactFailure } from './artifact-projection.js';
 import { inProject } from './paths.js';
 import { own } from '../../events/own.js';
 
-const failureOf = (projectId: string) => {
-  const failed = artifactFailure(projectId);
-  return failed ? { reason: failed.reason, at: failed.at } : null;
-};
+/** hai_read_artifacts waits this long for the files to be written up to the log's head. */
+const ARTIFACT_WAIT_MS = 2_000;
 
 /** The read-only rows: health, status, the next step, the artifacts on disk, recovery advice. */
 export const queryOps = (core: MissionsCore) => {
   const { resolve, now } = core;
+  const failureOf = (projectId: string) => {
+    const failed = core.artifactFailure(projectId);
+    return failed ? { reason: failed.reason, at: failed.at } : null;
+  };
   const at = async (ref: CallRef, caller: Caller) => {
     const project = await resolve(ref, caller);
     return { project, desk: await core.view(project.project_id) };
@@ -102,6 +103,8 @@ export const queryOps = (core: MissionsCore) => {
         device_id: project.device_id,
       });
     const root = project.root;
+    // the files as the log implies them, unless the disk is slow: then what is there, drift told
+    await core.artifactsSettled(ARTIFACT_WAIT_MS);
     const expected = renderArtifacts(desk);
     const { texts, drift } = await inProject(async () => ({
       texts: await readArtifactFiles(root, Object.keys(expected)),

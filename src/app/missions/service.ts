@@ -1,6 +1,11 @@
 import type { App } from '../app.js';
 import { missionsCore } from './index.js';
-import { missionsConfigFromEnv, type MissionsConfig } from './config.js';
+import {
+  missionsConfigFromEnv,
+  missionsConfigOf,
+  setMissionsConfig,
+  type MissionsConfig,
+} from './config.js';
 import { dayOps } from './day.js';
 import { openOps } from './open.js';
 import { leaseOps } from './lease.js';
@@ -13,21 +18,15 @@ import { join } from 'node:path';
 import { MISSIONS_MODEL, missionsQueries } from '../../projections/missions/desk.js';
 import type { AuditFinding } from '../audit-records.js';
 import { ARTIFACT_DIR, artifactDrift, renderArtifacts, type ArtifactDrift } from './artifacts.js';
-import { setArtifactDevice } from './artifact-projection.js';
 import { perApp } from '../per-app.js';
 
-const configured = new WeakMap<App, MissionsConfig>();
-
 /** Sets an app's missions configuration before its first missions call (tests, embedders). */
-export const configureMissions = (app: App, config: Partial<MissionsConfig>): void => {
-  const full = { ...missionsConfigFromEnv(), ...config };
-  configured.set(app, full);
-  setArtifactDevice(full.deviceId);
-};
+export const configureMissions = (app: App, config: Partial<MissionsConfig>): void =>
+  setMissionsConfig(app, { ...missionsConfigFromEnv(), ...config });
 
 /** The missions services of one app: made on first use, from its configuration or the env. */
 export const missions = perApp((app) => {
-  const core = missionsCore(app, configured.get(app) ?? missionsConfigFromEnv());
+  const core = missionsCore(app, missionsConfigOf(app));
   return {
     core,
     ...openOps(core),

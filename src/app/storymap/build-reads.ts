@@ -1,9 +1,9 @@
 import { isQuiet, QUIET_MS } from '../../commands/storymap/build-claim.js';
-import { coverage } from '../../commands/storymap/build-evidence.js';
 import {
   openBlockers,
   openHandoffs,
   type BuildRecord,
+  type Plan,
 } from '../../events/storymap/build-record.js';
 import type { PlanConflict } from '../../events/storymap/index.js';
 import { isFinished } from '../../commands/storymap/build-order.js';
@@ -14,7 +14,7 @@ import type { StoryMapReads } from './read.js';
 import { ciOf } from '../../events/storymap/build-record.js';
 
 /** Who holds the story: `held` while the holder writes, `stalled` once it has been quiet. */
-export const claimOf = (build: BuildRecord, now: string) =>
+export const claimOf = (build: Pick<BuildRecord, 'claim'>, now: string) =>
   build.claim && {
     session_id: build.claim.session_id,
     by: build.claim.by,
@@ -24,23 +24,24 @@ export const claimOf = (build: BuildRecord, now: string) =>
     state: isQuiet(build.claim, now, QUIET_MS) ? ('stalled' as const) : ('held' as const),
   };
 
-const criteriaOf = (v: StoryView) =>
-  v.acceptance_criteria.map(({ id, ...c }) => ({ criterion_id: id, ...c }));
+/** The plan as the answers show it. */
+export const planView = (plan: Plan | null) =>
+  plan && {
+    version: plan.version,
+    steps: plan.steps,
+    questions: plan.questions,
+    risk: plan.risk,
+    review: plan.review,
+    saved_by: plan.saved_by,
+    saved_at: plan.saved_at,
+    reviewed_by: plan.reviewed_by,
+    reviewed_at: plan.reviewed_at,
+    spec_changed_since_approval: plan.spec_changed_since_approval,
+  };
 
 /** The plan as get_story and start_story show it, with its feedback and warnings. */
 export const planOf = (build: BuildRecord) => ({
-  plan: build.plan && {
-    version: build.plan.version,
-    steps: build.plan.steps,
-    questions: build.plan.questions,
-    risk: build.plan.risk,
-    review: build.plan.review,
-    saved_by: build.plan.saved_by,
-    saved_at: build.plan.saved_at,
-    reviewed_by: build.plan.reviewed_by,
-    reviewed_at: build.plan.reviewed_at,
-    spec_changed_since_approval: build.plan.spec_changed_since_approval,
-  },
+  plan: planView(build.plan),
   plan_feedback: build.feedback,
   plan_warnings: (build.plan?.conflicts ?? []).map(conflictWarning),
 });
@@ -50,14 +51,22 @@ export const conflictWarning = (c: PlanConflict) =>
     ? `Step ${c.step_id} was written by ${c.edited_by} ("${c.person_text}") and this save reworded it ("${c.saved_text}"): recorded as a conflict for the reviewer.`
     : `Step ${c.step_id} was written by ${c.edited_by} ("${c.person_text}") and this save dropped it: recorded as a conflict for the reviewer.`;
 
+/** Untested criteria and tests proving nothing, as get_story shows them (save_tests: `coverage`). */
+const coverageOf = (v: StoryView) => {
+  const linked = new Set(v.build.tests.flatMap((t) => t.criterion_ids));
+  return {
+    untested_criteria: v.acceptance_criteria.filter((c) => !linked.has(c.id)).map((c) => c.id),
+    unlinked_tests: v.build.tests.filter((t) => t.criterion_ids.length === 0).map((t) => t.test_id),
+  };
+};
+
 /** The building loop's part of get_story. */
 export const buildDetail = (v: StoryView, now: string) => {
-  const s = { criteria: criteriaOf(v), build: v.build };
   return {
     claim: claimOf(v.build, now),
     // each test with its latest CI result (a JUnit import), or null
     tests: v.build.tests.map((t) => ({ ...t, ci: ciOf(v.build, t.test_id) ?? null })),
-    test_coverage: coverage(s),
+    test_coverage: coverageOf(v),
     ...planOf(v.build),
     implementation_plan: null,
     blockers: v.build.blockers,

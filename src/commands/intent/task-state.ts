@@ -17,7 +17,7 @@ import {
   type IntentTaskDeleted,
   type IntentTaskStarted,
 } from '../../events/intent/index.js';
-import { LayeredMap } from './layered-map.js';
+import { PersistentMap } from '../persistent-map.js';
 
 /**
  * What the log hands a fold beside the event: the envelope's `actor_id` of a stored event
@@ -59,6 +59,8 @@ export type ClaimState = {
   life: ClaimLife;
   superseded_by: string | null;
   promoted: boolean;
+  /** its place in the order the task's claims were added (0, 1, …; a deleted one leaves a gap) */
+  ordinal: number;
 };
 
 export type CandidateState = {
@@ -69,7 +71,12 @@ export type CandidateState = {
   recorded_at: string;
 };
 
-/** One task of one project: the aggregate every claim rule is decided against. */
+/**
+ * One task of one project: the aggregate every claim rule is decided against. What grows with
+ * the task's history (claims, candidates, deleted refs) is a map keyed by id: an event adds or
+ * changes one entry in O(1), never copies the rest, and a rule looks one up by its key, so a
+ * command costs the same on a task of 20 events and of 10,000 (issue 39).
+ */
 export type TaskState = {
   exists: boolean;
   deleted: boolean;
@@ -87,11 +94,16 @@ export type TaskState = {
   /** the host session that feeds the task now (its start's, or the last associated) */
   host_session_hash: string | null;
   /** by claim id, in the order they were added; a deleted claim is gone from here */
-  claims: LayeredMap<string, ClaimState>;
+  claims: PersistentMap<string, ClaimState>;
+  /** claim ref → claim id, for the claims held: how a tombstone (naming a ref) finds its claim */
+  claimByRef: PersistentMap<string, string>;
+  /** claims ever added: the next claim's ordinal */
+  added: number;
   /** refs of claims that were deleted (their tombstones name them so) */
-  deleted_claims: Set<string>;
-  candidates: LayeredMap<string, CandidateState>;
-  imports: string[];
+  deleted_claims: PersistentMap<string, true>;
+  candidates: PersistentMap<string, CandidateState>;
+  /** imports recorded */
+  imports: number;
   recovery: RecoveryFlag | null;
 };
 
@@ -105,28 +117,33 @@ export const initialTask = (): TaskState => ({
   mode: 'on',
   marker_hash: null,
   host_session_hash: null,
-  claims: LayeredMap.empty(),
-  deleted_claims: new Set(),
-  candidates: LayeredMap.empty(),
-  imports: [],
+  claims: PersistentMap.empty(),
+  claimByRef: PersistentMap.empty(),
+  added: 0,
+  deleted_claims: PersistentMap.empty(),
+  candidates: PersistentMap.empty(),
+  imports: 0,
   recovery: null,
 });
 
 const addClaim = (state: TaskState, body: ClaimBody, seal: string | undefined): TaskState => {
+  const ref = intentRef(body.claim_id);
   let claims = state.claims.with(body.claim_id, {
     body,
-    ref: intentRef(body.claim_id),
+    ref,
     subject: seal ?? claimSubject(body.claim_id),
     life: 'active',
     superseded_by: null,
     promoted: false,
+    ordinal: state.added,
   });
   for (const old of body.supersedes) {
     const target = claims.get(old);
     if (target)
       claims = claims.with(old, { ...target, life: 'superseded', superseded_by: body.claim_id });
   }
-  return { ...state, claims };
+  const claimByRef = state.claimByRef.with(ref, body.claim_id);
+  return { ...state, claims, claimByRef, added: state.added + 1 };
 };
 
 const changeClaim = (state: TaskState, claimId: string, change: Partial<ClaimState>): TaskState => {
@@ -137,11 +154,26 @@ const changeClaim = (state: TaskState, claimId: string, change: Partial<ClaimSta
 
 /** A tombstone names its claim by ref: the claim it buries, if this state still holds it. */
 const withoutClaim = (state: TaskState, ref: string): TaskState => {
-  const claim = [...state.claims.values()].find((c) => c.ref === ref);
+  const id = state.claimByRef.get(ref);
   return {
     ...state,
-    claims: claim ? state.claims.without(claim.body.claim_id) : state.claims,
-    deleted_claims: new Set(state.deleted_claims).add(ref),
+    claims: id === undefined ? state.claims : state.claims.with(id, undefined),
+    claimByRef: id === undefined ? state.claimByRef : state.claimByRef.with(ref, undefined),
+    deleted_claims: state.deleted_claims.with(ref, true),
+  };
+};
+
+/** A task's tombstone: its claims and candidates go, the refs it names are deleted ones. */
+const buried = (state: TaskState, refs: readonly string[]): TaskState => {
+  let deleted_claims = state.deleted_claims;
+  for (const ref of refs) deleted_claims = deleted_claims.with(ref, true);
+  return {
+    ...state,
+    deleted: true,
+    claims: PersistentMap.empty(),
+    claimByRef: PersistentMap.empty(),
+    candidates: PersistentMap.empty(),
+    deleted_claims,
   };
 };
 
@@ -176,15 +208,10 @@ export const evolveTask = (state: TaskState, event: IntentEvent): TaskState => {
     case 'intent.task_deleted':
       // its other events are shredded with it (sealed under the task): the tombstone alone
       // says the task existed
-      return {
-        ...state,
-        exists: true,
-        project_id: event.data.project_id,
-        deleted: true,
-        claims: LayeredMap.empty(),
-        candidates: LayeredMap.empty(),
-        deleted_claims: new Set([...state.deleted_claims, ...event.data.claim_refs]),
-      };
+      return buried(
+        { ...state, exists: true, project_id: event.data.project_id },
+        event.data.claim_refs,
+      );
     case 'intent.mode_set':
       return { ...state, mode: event.data.mode, marker_hash: event.data.marker_hash };
     case 'intent.candidate_recorded': {
@@ -193,16 +220,13 @@ export const evolveTask = (state: TaskState, event: IntentEvent): TaskState => {
       return { ...state, candidates: state.candidates.with(candidate_id, candidate) };
     }
     case 'intent.import_recorded':
-      return { ...state, imports: [...state.imports, event.data.import_id] };
+      return { ...state, imports: state.imports + 1 };
     case 'intent.recovery_flagged':
       return { ...state, recovery: { state: event.data.state, flagged_at: event.data.flagged_at } };
     case 'intent.recovery_served':
       return { ...state, recovery: null };
   }
 };
-
-export const activeClaims = (state: TaskState): ClaimState[] =>
-  [...state.claims.values()].filter((c) => c.life === 'active');
 
 /** A user-explicit claim: only the user's own direct word may displace it. */
 export const isUserExplicit = (claim: ClaimState): boolean =>

@@ -1,4 +1,5 @@
-import { resultOf, type Claim } from '../../events/storymap/build-record.js';
+import type { Claim } from '../../events/storymap/build-record.js';
+import { resultStatus } from './build-state.js';
 import { conflict, invalidArgument, invalidState } from '../errors.js';
 import { requireCapability, type Caller } from './access.js';
 import { BUILT } from './story.js';
@@ -109,7 +110,7 @@ export const mustStates = (s: StoryState) =>
     .map((c) => ({
       criterion_id: c.criterion_id,
       text: c.text,
-      state: resultOf(s.build, c.criterion_id)?.status ?? 'unreported',
+      state: resultStatus(s.build, c.criterion_id) ?? 'unreported',
     }));
 
 export type CompleteData = {

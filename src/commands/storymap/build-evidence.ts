@@ -4,7 +4,7 @@ import { requireCapability, type Caller } from './access.js';
 import { decideStart, on, refuseCancelled, TO_BUILD, type SessionRef } from './build-claim.js';
 import { checkVersion } from './story.js';
 import type { StoryEvent, StoryState } from './story-state.js';
-import { resultOf } from '../../events/storymap/build-record.js';
+import { testNamed, testsOf, unlinkedTests } from './build-state.js';
 
 type TestType = StoryTest['test_type'];
 export type TestInput = {
@@ -55,7 +55,7 @@ export type SaveTestsData = {
 /** Every id checked before anything is saved: full criterion ids, test ids of this story. */
 const checkTestRefs = (s: StoryState, tests: readonly TestInput[]) => {
   const criteria = new Set(s.criteria.map((c) => c.criterion_id));
-  const own = new Set(s.build.tests.map((t) => t.test_id));
+  const own = s.build.tests;
   const problems: string[] = [];
   tests.forEach((t, i) => {
     if (t.id !== undefined && !own.has(t.id))
@@ -70,7 +70,7 @@ const checkTestRefs = (s: StoryState, tests: readonly TestInput[]) => {
     throw invalidArgument(`No tests were saved: ${problems.join('; ')}.`, {
       problems,
       valid_criterion_ids: validIds(s),
-      valid_test_ids: [...own],
+      valid_test_ids: [...own.keys()],
     });
 };
 
@@ -84,7 +84,7 @@ export const decideSaveTests = (s: StoryState, d: SaveTestsData): StoryEvent[] =
   d.tests.forEach((t, i) => {
     const links = t.criterion_ids && [...new Set(t.criterion_ids)];
     if (t.id !== undefined) {
-      const current = updated.get(t.id) ?? s.build.tests.find((x) => x.test_id === t.id)!;
+      const current = updated.get(t.id) ?? s.build.tests.get(t.id)!;
       updated.set(t.id, {
         ...current,
         ...(t.title?.trim() ? { title: t.title.trim() } : {}),
@@ -184,7 +184,7 @@ const namedTests = (s: StoryState, ids: readonly string[], d: ReportData) => {
     const criterion = ids[i]!;
     for (const t of r.tests ?? []) {
       const same = (x: StoryTest) => x.file === t.file && x.full_name === t.full_name;
-      const test = [...changed.values()].find(same) ?? s.build.tests.find(same);
+      const test = [...changed.values()].find(same) ?? testNamed(s.build, t.file, t.full_name);
       if (test?.criterion_ids.includes(criterion)) continue;
       if (test) {
         changed.set(test.test_id, { ...test, criterion_ids: [...test.criterion_ids, criterion] });
@@ -235,7 +235,7 @@ export const decideReport = (s: StoryState, d: ReportData): StoryEvent[] => {
           status: r.status,
           detail: r.detail?.trim() || null,
           caveat: r.caveat?.trim() || null,
-          attempt: (resultOf(s.build, ids[i]!)?.attempt ?? 0) + 1,
+          attempt: (s.build.results.get(ids[i]!)?.attempt ?? 0) + 1,
         })),
         session_id: d.session_id,
         by: d.caller.actor_id,
@@ -246,15 +246,12 @@ export const decideReport = (s: StoryState, d: ReportData): StoryEvent[] => {
 };
 
 /** Untested criteria and tests proving nothing, as get_story and save_tests show them. */
-export const coverage = (s: Pick<StoryState, 'criteria' | 'build'>) => {
-  const linked = new Set(s.build.tests.flatMap((t) => t.criterion_ids));
-  return {
-    untested_criteria: s.criteria
-      .filter((c) => !linked.has(c.criterion_id))
-      .map((c) => c.criterion_id),
-    unlinked_tests: s.build.tests.filter((t) => t.criterion_ids.length === 0).map((t) => t.test_id),
-  };
-};
+export const coverage = (s: Pick<StoryState, 'criteria' | 'build'>) => ({
+  untested_criteria: s.criteria
+    .filter((c) => testsOf(s.build, c.criterion_id) === 0)
+    .map((c) => c.criterion_id),
+  unlinked_tests: unlinkedTests(s.build),
+});
 
 /** A criterion a blocker names must be one of the story's (full id or prefix). */
 export const blockedCriterion = (s: StoryState, ref: string | undefined): string | null => {

@@ -5,6 +5,7 @@ import { requireCapability, storyMapError, type Caller } from './access.js';
 import { on, refuseCancelled } from './build-claim.js';
 import { checkVersion } from './story.js';
 import type { StoryEvent, StoryState } from './story-state.js';
+import { unansweredIds } from './build-state.js';
 
 export type StepInput = { id?: string; text: string; files?: string[] };
 export type SavePlanData = {
@@ -80,16 +81,18 @@ const conflictsOf = (plan: Plan | null, saved: PlanStep[]) => {
 
 /** When changes were requested, every open feedback point needs a response. */
 const checkResponses = (s: StoryState, responses: SavePlanData['responses']) => {
-  const known = new Set(s.build.feedback.map((f) => f.feedback_id));
+  const known = s.build.feedback;
   const unknown = responses.filter((r) => !known.has(r.feedback_id)).map((r) => r.feedback_id);
   if (unknown.length > 0)
     throw invalidArgument(`No feedback ${unknown.join(', ')} on ${s.key}.`, {
       unknown_feedback_ids: unknown,
-      valid_feedback_ids: [...known],
+      valid_feedback_ids: [...known.keys()],
     });
   if (s.build.plan?.review !== 'changes_requested') return;
   const answered = new Set(responses.filter((r) => r.reply.trim()).map((r) => r.feedback_id));
-  const open = s.build.feedback.filter((f) => f.reply === null && !answered.has(f.feedback_id));
+  const open = unansweredIds(s.build)
+    .filter((id) => !answered.has(id))
+    .map((id) => s.build.feedback.get(id)!);
   if (open.length > 0)
     throw storyMapError(
       'FEEDBACK_UNANSWERED',
@@ -156,7 +159,7 @@ export const decideReviewPlan = (s: StoryState, d: ReviewPlanData): StoryEvent[]
     throw invalidArgument(`No step ${badStep.step_id} in plan version ${plan.version}.`, {
       valid_step_ids: [...ids],
     });
-  let n = s.build.feedback.length;
+  let n = s.build.feedback.size;
   const feedback = points.map((p) => ({
     feedback_id: `f${++n}`,
     text: p.text.trim(),

@@ -26,6 +26,7 @@ import {
   type SavePlanData,
 } from './build-plan.js';
 import { decideCiResults, type CiData } from './ci.js';
+import { openBlockerIds, openHandoffIds } from './build-state.js';
 import { requireStory } from './story.js';
 import { evolveStory, initialStory, type StoryEvent, type StoryState } from './story-state.js';
 
@@ -133,7 +134,7 @@ const clearOpen = (s: StoryState, command: BuildCommand): StoryEvent[] => {
   if (command.type === 'ClearBlocker') {
     const d = command.data;
     requireCapability(d.caller, 'own');
-    const open = s.build.blockers.filter((b) => b.cleared_at === null).map((b) => b.blocker_id);
+    const open = openBlockerIds(s.build);
     const id = open.find((b) => b === d.blocker_id || b.startsWith(d.blocker_id));
     if (!id)
       throw notFound(`No open blocker ${d.blocker_id} on ${s.key}.`, { open_blockers: open });
@@ -149,7 +150,7 @@ const clearOpen = (s: StoryState, command: BuildCommand): StoryEvent[] => {
   if (command.type !== 'ClearHandoff') return [];
   const d = command.data;
   requireCapability(d.caller, 'own');
-  const open = s.build.handoffs.filter((h) => h.cleared_at === null).map((h) => h.handoff_id);
+  const open = openHandoffIds(s.build);
   const id = open.find((h) => h === d.handoff_id || h.startsWith(d.handoff_id));
   if (!id) throw notFound(`No open hand-off ${d.handoff_id} on ${s.key}.`, { open_handoffs: open });
   const data = { ...on(s), handoff_id: id, note: d.note, by: d.caller.actor_id, at: d.now };

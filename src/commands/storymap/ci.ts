@@ -74,7 +74,7 @@ export const ciResultsFor = (tests: readonly StoryTest[], cases: readonly JunitC
 export const decideCiResults = (s: StoryState, d: CiData): StoryEvent[] => {
   requireCapability(d.caller, 'edit');
   if (s.cancelled || s.build.ci_reports.includes(d.report_id)) return [];
-  const results = ciResultsFor(s.build.tests, d.cases);
+  const results = ciResultsFor([...s.build.tests.values()], d.cases);
   if (results.length === 0) return [];
   return [
     {

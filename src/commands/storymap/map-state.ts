@@ -1,3 +1,4 @@
+import { Snapshots } from '../snapshots.js';
 import type { DecisionCategory, MapEvent, VisionKey } from '../../events/storymap/index.js';
 import { streamName } from '../../events/index.js';
 import { PersistentMap } from '../persistent-map.js';
@@ -161,3 +162,11 @@ export const evolveMap = (state: MapState, event: MapEvent): MapState => {
       return evolveDecision(state, event);
   }
 };
+
+/** The map's stream keeps persisted snapshots (bump the version when evolve or the state changes). */
+Snapshots.declare({
+  name: 'storymap.map',
+  version: 1,
+  evolve: evolveMap,
+  initialState: initialMap,
+});

@@ -1,3 +1,4 @@
+import { Snapshots } from '../snapshots.js';
 import type { RunEvent, RunOnFailure } from '../../events/storymap/index.js';
 import { streamName } from '../../events/index.js';
 
@@ -64,3 +65,11 @@ export const evolveRun = (state: RunState, event: RunEvent): RunState => {
       return { ...state, handed_out: [...state.handed_out, event.data.story_id] };
   }
 };
+
+/** A run's stream keeps persisted snapshots (bump the version when evolve or the state changes). */
+Snapshots.declare({
+  name: 'storymap.run',
+  version: 1,
+  evolve: evolveRun,
+  initialState: initialRun,
+});

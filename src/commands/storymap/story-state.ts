@@ -1,3 +1,4 @@
+import { Snapshots } from '../snapshots.js';
 import type {
   Criterion,
   Effort,
@@ -5,8 +6,8 @@ import type {
   StoryPriority,
   StoryStatus,
 } from '../../events/storymap/index.js';
-import { evolveBuild } from './build-fold.js';
-import { initialBuild, type BuildRecord } from '../../events/storymap/build-record.js';
+import { evolveBuildState } from './build-state-fold.js';
+import { initialBuildState, type BuildState } from './build-state.js';
 
 export type { StoryEvent };
 
@@ -33,7 +34,7 @@ export type StoryState = {
   implemented_files: string[];
   criteria: Criterion[];
   /** claim, plan, tests, results, blockers: the building loop's record */
-  build: BuildRecord;
+  build: BuildState;
 };
 
 export const initialStory = (): StoryState => ({
@@ -57,7 +58,7 @@ export const initialStory = (): StoryState => ({
   implementation_summary: null,
   implemented_files: [],
   criteria: [],
-  build: initialBuild(),
+  build: initialBuildState(),
 });
 
 /** Notes append after a blank line (contracts/storymap.md, add_note). */
@@ -108,6 +109,14 @@ const apply = (state: StoryState, event: StoryEvent): StoryState => {
 
 export const evolveStory = (state: StoryState, event: StoryEvent): StoryState => ({
   ...apply(state, event),
-  build: evolveBuild(state.build, event),
+  build: evolveBuildState(state.build, event),
   version: state.version + 1,
+});
+
+/** A story's stream keeps persisted snapshots (bump the version when evolve or the state changes). */
+Snapshots.declare({
+  name: 'storymap.story',
+  version: 1,
+  evolve: evolveStory,
+  initialState: initialStory,
 });

@@ -10,6 +10,7 @@ export const Prefix = {
   append: 0x61, // a<appendId>             → LogAppendResult
   key: 0x6b, // k<subject>                 → 32-byte content key
   model: 0x6d, // m<key>                   → read model value
+  snapshot: 0x78, // x<name>\0<stream>      → aggregate snapshot; x alone → their key
   // 0x68 (h<stream>) and 0x71 (q<project>) held stream and project heads until heads came to
   // be derived from the indexes; data dirs written before may still hold them: never reuse.
 } as const;
@@ -72,6 +73,10 @@ export const Keys = {
   append: (id: string) => text(Prefix.append, id),
   key: (subject: string) => text(Prefix.key, subject),
   model: (key: string) => text(Prefix.model, key),
+  snapshot: (name: string, stream: string) => text(Prefix.snapshot, `${name}\u0000${stream}`),
+  snapshotKey: () => Buffer.of(Prefix.snapshot),
+  /** every snapshot and their key */
+  snapshotRange: () => ({ gte: Buffer.of(Prefix.snapshot), lt: Buffer.of(Prefix.snapshot + 1) }),
   modelPrefix: (prefix: string) => ({
     gte: text(Prefix.model, prefix),
     lt: Buffer.concat([text(Prefix.model, prefix), Buffer.of(0xff)]),

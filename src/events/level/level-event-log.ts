@@ -14,7 +14,10 @@ import {
   type LogReadEventMetadata,
   type WriteFault,
 } from '../event-log.js';
-import { foldCache } from '../fold-cache.js';
+import { foldCache, type FoldEntry } from '../fold-cache.js';
+import { snapshotSpecOf } from '../snapshots/declare.js';
+import { foldTail } from '../snapshots/fold-tail.js';
+import { snapshotAccess, snapshotKeeper } from '../snapshots/snapshot-keeper.js';
 import { commitStats } from '../commit-stats.js';
 import { openIdempotency, type StoredIdempotency } from '../idempotency-store.js';
 import type { TransferableLog } from '../record-import.js';
@@ -23,6 +26,7 @@ import { Keys } from './keys.js';
 import { compact, type LevelDb } from './level-db.js';
 import { levelContentKeys, levelImport } from './level-import.js';
 import { levelModelStore } from './level-model-store.js';
+import { levelSnapshots } from './level-snapshots.js';
 import { levelReader } from './level-reader.js';
 import { groupCommitter } from './group-commit.js';
 import { streamCache } from './stream-cache.js';
@@ -42,6 +46,8 @@ export const levelEventLog = async (
   const live = new Subject<LogEvent>();
   const cache = streamCache();
   const folds = foldCache();
+  const snapshots = levelSnapshots(db);
+  const keeper = snapshotKeeper(snapshots);
   const opened = async (stored: StoredIdempotency) =>
     openIdempotency(stored, await reader.keysOf(stored.subjects ?? []));
   const committer = await groupCommitter({
@@ -93,8 +99,9 @@ export const levelEventLog = async (
 
   /**
    * A whole-stream fold (a command's load) starts from the state this fold last reached
-   * (fold-cache.ts) and folds only what was appended since. Reads with options (a range, an
-   * expected version, a schema) fold the events read, as Emmett does.
+   * (fold-cache.ts), else from its persisted snapshot (snapshots/), and folds only what was
+   * appended since. Reads with options (a range, an expected version, a schema) fold the events
+   * read, as Emmett does.
    */
   const aggregateStream = async <State, E extends Event, P extends Event = E>(
     name: string,
@@ -102,17 +109,27 @@ export const levelEventLog = async (
   ) => {
     if (options.read) return aggregateAll(name, options);
     const generation = cache.generation();
+    const began = keeper.epoch();
     const current = committer.knownStreamVersion(name) ?? (await committer.streamVersion(name));
     const evolve = options.evolve as (state: State, event: unknown) => State;
+    const spec = snapshotSpecOf(evolve);
     const hit = folds.get(evolve, name);
-    const from =
-      hit && hit.version <= current ? hit : { state: options.initialState(), version: 0 };
-    const state =
-      from.version === current
-        ? (from.state as State)
-        : (await eventsSince(name, current, from.version)).reduce(evolve, from.state as State);
-    if (generation === cache.generation()) folds.set(evolve, name, { state, version: current });
-    return { currentStreamVersion: BigInt(current), state, streamExists: current > 0 };
+    const from: FoldEntry = (hit && hit.version <= current ? hit : undefined) ??
+      (spec && current > 0 ? await keeper.load(spec, name, current) : undefined) ?? {
+        state: options.initialState(),
+        version: 0,
+      };
+    const tail = from.version === current ? [] : await eventsSince(name, current, from.version);
+    const { entry, ms } = foldTail(from, tail, evolve, current);
+    if (generation === cache.generation()) {
+      folds.set(evolve, name, entry);
+      if (spec) keeper.consider(spec, name, entry, ms, began);
+    }
+    return {
+      currentStreamVersion: BigInt(current),
+      state: entry.state as State,
+      streamExists: current > 0,
+    };
   };
 
   const log: TransferableLog = {
@@ -149,6 +166,8 @@ export const levelEventLog = async (
         reader.forgetKey(subject);
         cache.clear();
         folds.clear();
+        // a snapshot may hold the content in clear (once opened): none outlives a shred
+        await keeper.invalidate();
       });
       await compact(db, key, Buffer.concat([key, Buffer.of(0)]));
     },
@@ -161,11 +180,14 @@ export const levelEventLog = async (
         for (const [subject, key] of imported.keys) reader.rememberKey(subject, key);
         cache.clear();
         folds.clear();
+        await keeper.invalidate();
       }),
     models: levelModelStore(db, reader.keysOf),
+    snapshots: snapshotAccess(snapshots, keeper),
     writeFault: async () => writeFault?.(),
     async close() {
       await committer.drain();
+      await keeper.settled();
       live.complete();
       await db.close();
     },

@@ -7,7 +7,10 @@ import {
 import pg from 'pg';
 import type { Catalog } from '../catalog/catalog.js';
 import { appendOneStream, assertDistinctStreams, type LogReadEventMetadata } from '../event-log.js';
-import { foldCache } from '../fold-cache.js';
+import { foldCache, type FoldEntry } from '../fold-cache.js';
+import { snapshotSpecOf } from '../snapshots/declare.js';
+import { foldTail } from '../snapshots/fold-tail.js';
+import { snapshotAccess, snapshotKeeper } from '../snapshots/snapshot-keeper.js';
 import { openIdempotency, type StoredIdempotency } from '../idempotency-store.js';
 import type { TransferableLog } from '../record-import.js';
 import { levelModelStore } from '../level/level-model-store.js';
@@ -19,6 +22,7 @@ import { pgGroupCommitter } from './pg-group-commit.js';
 import { pgContentKeys, pgImport } from './pg-import.js';
 import { pgLive } from './pg-live.js';
 import { pgReader } from './pg-reader.js';
+import { clearSnapshotsSql, pgSnapshots } from './pg-snapshots.js';
 import { migrate } from './schema.js';
 
 export type PgEventLogOptions = {
@@ -97,28 +101,38 @@ export const openPostgresEventLog = async (
 
   const aggregateAll = aggregateStreamOver(readStream);
   const folds = foldCache();
+  const snapshots = pgSnapshots(pool, schema);
+  const keeper = snapshotKeeper(snapshots);
 
   /**
-   * A whole-stream fold starts from the state this fold last reached (fold-cache.ts) and reads
-   * only the events since, unless a shred (by any instance) happened meanwhile: then the whole
-   * stream is read and folded again.
+   * A whole-stream fold starts from the state this fold last reached (fold-cache.ts), else from
+   * its persisted snapshot (snapshots/), and reads only the events since, unless a shred (by any
+   * instance) happened since that state was folded: then the whole stream is read and folded
+   * again.
    */
   const aggregateStream = async <State, E extends Event, P extends Event = E>(
     name: string,
     options: AggregateStreamOptions<State, E, LogReadEventMetadata, P>,
   ) => {
     if (options.read) return aggregateAll(name, options);
+    const began = keeper.epoch();
     const evolve = options.evolve as (state: State, event: unknown) => State;
-    const hit = folds.get(evolve, name);
-    let read = await reader.readStream(name, (hit?.version ?? 0) + 1, Number.MAX_SAFE_INTEGER);
-    let from = hit && hit.tag === read.shreds && hit.version <= read.version ? hit : undefined;
-    if (hit && !from) read = await reader.readStream(name, 1, Number.MAX_SAFE_INTEGER);
+    const spec = snapshotSpecOf(evolve);
+    const start: FoldEntry | undefined =
+      folds.get(evolve, name) ??
+      (spec ? await keeper.load(spec, name, Number.MAX_SAFE_INTEGER) : undefined);
+    let read = await reader.readStream(name, (start?.version ?? 0) + 1, Number.MAX_SAFE_INTEGER);
+    let from =
+      start && start.tag === read.shreds && start.version <= read.version ? start : undefined;
+    if (start && !from) read = await reader.readStream(name, 1, Number.MAX_SAFE_INTEGER);
     from ??= { state: options.initialState(), version: 0 };
-    const state = read.events.map(toReadEvent).reduce(evolve, from.state as State);
-    folds.set(evolve, name, { state, version: read.version, tag: read.shreds });
+    const tail = read.events.map(toReadEvent);
+    const { entry, ms } = foldTail(from, tail, evolve, read.version, read.shreds);
+    folds.set(evolve, name, entry);
+    if (spec) keeper.consider(spec, name, entry, ms, began);
     return {
       currentStreamVersion: BigInt(read.version),
-      state,
+      state: entry.state as State,
       streamExists: read.version > 0,
     };
   };
@@ -142,16 +156,25 @@ export const openPostgresEventLog = async (
       const stored = await reader.idempotency(scope);
       return stored && opened(stored);
     },
-    shred: (subject) => shredSubject(pool, schema, subject),
+    shred: async (subject) => {
+      await shredSubject(pool, schema, subject);
+      await keeper.invalidate();
+    },
     contentKeys: (subjects) => pgContentKeys(pool, `"${schema}"`, subjects),
-    importRecords: (records, keys) => pgImport(pool, `"${schema}"`, channel, records, keys),
+    importRecords: async (records, keys) => {
+      await pgImport(pool, `"${schema}"`, channel, records, keys);
+      folds.clear();
+      await keeper.invalidate();
+    },
     // read models live in this instance's memory; the content keys of sealed values in PostgreSQL
     models: levelModelStore(models, async (subjects) => {
       const keys = await pgContentKeys(pool, `"${schema}"`, [...new Set(subjects)]);
       return (subject) => keys.get(subject);
     }),
+    snapshots: snapshotAccess(snapshots, keeper),
     async close() {
       await committer.drain();
+      await keeper.settled();
       await live.close();
       await pool.end();
       await models.close();
@@ -172,6 +195,9 @@ const shredSubject = async (pool: pg.Pool, schema: string, subject: string): Pro
     await client.query('BEGIN');
     await client.query(`UPDATE ${s}.log_head SET shreds = shreds + 1`);
     await client.query(`DELETE FROM ${s}.content_keys WHERE subject = $1`, [subject]);
+    // a snapshot may hold the content in clear once opened: none outlives the shred (its key
+    // goes in the same transaction)
+    await client.query(clearSnapshotsSql(s));
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);

@@ -56,6 +56,25 @@ const migrations: readonly ((s: string) => string)[] = [
     ALTER TABLE ${s}.idempotency ADD COLUMN sealed bytea;
     ALTER TABLE ${s}.log_head ADD COLUMN writes bigint NOT NULL DEFAULT 0;
   `,
+  // Aggregate snapshots (snapshots/), a cache shared by every instance: one row per fold and
+  // stream, the shred count it was folded under, and the one key sealed states are encrypted
+  // under (a shred deletes it with every snapshot).
+  (s) => `
+    CREATE TABLE ${s}.snapshots (
+      name text NOT NULL,
+      stream_name text NOT NULL,
+      at bigint NOT NULL,
+      version int NOT NULL,
+      shreds text,
+      sealed boolean NOT NULL,
+      body bytea NOT NULL,
+      PRIMARY KEY (name, stream_name)
+    );
+    CREATE TABLE ${s}.snapshot_key (
+      id boolean PRIMARY KEY DEFAULT true CHECK (id),
+      key bytea NOT NULL
+    );
+  `,
 ];
 
 export const SCHEMA_VERSION = migrations.length;

@@ -94,7 +94,10 @@ const raiseBlocker: AnyTool = write({
       call.principal,
       sessionIdOf(call, args.session),
     );
-    const b = o.result.story.build.blockers.at(-1)!;
+    const [id] = o.result.events.flatMap((e) =>
+      e.type === 'story.blocker_raised' ? [e.data.blocker_id] : [],
+    );
+    const b = o.result.story.build.blockers.get(id!)!;
     return {
       result: {
         story_id: o.result.story.story_id,
@@ -129,7 +132,10 @@ const needsFounder: AnyTool = write({
       call.principal,
       sessionIdOf(call, args.session),
     );
-    const h = o.result.story.build.handoffs.at(-1)!;
+    const [id] = o.result.events.flatMap((e) =>
+      e.type === 'story.founder_needed' ? [e.data.handoff_id] : [],
+    );
+    const h = o.result.story.build.handoffs.get(id!)!;
     return {
       result: {
         story_id: o.result.story.story_id,

@@ -3,7 +3,7 @@ import { storymap } from '../../app/storymap/index.js';
 import { storymapBuild } from '../../app/storymap/build.js';
 import { completeAnswer, prFooter, startAnswer } from '../../app/storymap/build-answers.js';
 import { storymapBuildIndex } from '../../app/storymap/build-index.js';
-import { conflictWarning, planOf } from '../../app/storymap/build-reads.js';
+import { conflictWarning, planView } from '../../app/storymap/build-reads.js';
 import { invalidArgument } from '../../commands/errors.js';
 import { coverage } from '../../commands/storymap/build-evidence.js';
 import { TestType } from '../../events/storymap/index.js';
@@ -105,7 +105,7 @@ const savePlan: AnyTool = write({
       call.principal,
       session?.session_id ?? null,
     );
-    const { plan } = planOf(o.result.story.build);
+    const plan = planView(o.result.story.build.plan);
     const conflicts = plan ? o.result.story.build.plan!.conflicts : [];
     return {
       result: {
@@ -165,7 +165,7 @@ const saveTests: AnyTool = write({
       result: {
         added,
         linked,
-        tests: o.result.story.build.tests,
+        tests: [...o.result.story.build.tests.values()],
         ...coverage(o.result.story),
         version: o.result.story.version,
       },
