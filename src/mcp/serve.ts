@@ -6,6 +6,7 @@ import { kernelAuthenticate, principalOfAuth, type Authenticate } from './http/a
 import { corsPolicy } from './http/cors.js';
 import { MCP_PATH, mcpHttpHandler, type HttpRoute, type McpEndpoint } from './http/handler.js';
 import { listen, type Listening } from './http/listen.js';
+import type { SessionLimits } from './http/session-limits.js';
 import { healthRoute, metricsRoute } from './http/observe-routes.js';
 import { oauthRoutes, type ConsentSession } from './oauth/routes.js';
 import { serverFactory } from './server.js';
@@ -49,6 +50,8 @@ export type HttpOptions = Common & {
   metrics?: AppMetrics;
   /** 401 for every MCP request without a valid token, discovery included */
   requireAuthAll?: boolean;
+  /** bounds of `stateful` sessions (http/session-limits.ts); default SESSION_LIMITS */
+  sessionLimits?: SessionLimits;
   /**
    * Who is at the browser (the web view's session): given, `serve` is also the OAuth
    * authorization server, with its consent page (src/mcp/oauth/); absent, static tokens only.
@@ -126,6 +129,7 @@ export const serveOverHttp = async (options: HttpOptions): Promise<Listening> =>
     authenticate: options.authenticate ?? kernelAuthenticate(options.app),
     stateful: options.stateful,
     requireAuthAll: options.requireAuthAll ?? false,
+    ...(options.sessionLimits ? { sessionLimits: options.sessionLimits } : {}),
     // an origin named for CORS passes the Origin check too (its page sends its own Origin)
     allowedHosts: allowedHostsFor(options.host, [
       ...(options.allowedHosts ?? []),

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
@@ -9,8 +8,8 @@ import type { Principal } from '../commands/principal.js';
 import { registerSurface, type ContextOf } from './adapter.js';
 import { toolsServed, type SelectedSurface } from './surfaces/index.js';
 import { refuseUnserved } from './tier-refusal.js';
-import { z } from 'zod';
-import type { CallInfo, ServedInfo, TransportKind } from './tool.js';
+import { callInfo } from './call-info.js';
+import type { ServedInfo, TransportKind } from './tool.js';
 
 export const SERVER_NAME = 'intentlog';
 
@@ -75,19 +74,6 @@ export const ENVELOPE =
   'the message), schema_version (of this operation’s result shape), operation, project_id ' +
   '(the project acted on, if any), replayed (an idempotency key replayed the stored answer) ' +
   'and position (the global log position the call reached).';
-
-/** Over stdio the process is the session: one client, one connection. */
-const STDIO_SESSION = `stdio-${process.pid}-${randomUUID()}`;
-
-const RootsList = z.object({
-  roots: z.array(z.object({ uri: z.string(), name: z.string().optional() })),
-});
-
-const callInfo = (request: ServerContext, transport: TransportKind): CallInfo => ({
-  meta: request.mcpReq._meta as Record<string, unknown> | undefined,
-  sessionId: request.sessionId ?? (transport === 'stdio' ? STDIO_SESSION : undefined),
-  listRoots: async () => RootsList.parse(await request.mcpReq.send({ method: 'roots/list' })).roots,
-});
 
 const contextFor = (setup: ServerSetup, served: ServedInfo): ContextOf => {
   return async (request) => {

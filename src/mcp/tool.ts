@@ -51,11 +51,13 @@ export type CallInfo = {
   /** the request's `_meta` (e.g. Codex's `codex/sandbox-state-meta`) */
   meta: Record<string, unknown> | undefined;
   /**
-   * The MCP session the call belongs to: `Mcp-Session-Id` over stateful HTTP, one id per
-   * process over stdio, undefined over stateless HTTP (each request stands alone).
+   * The name of the MCP session the call belongs to: a hash of its `Mcp-Session-Id` over
+   * stateful HTTP (call-info.ts: the id itself is never stored or shown), one id per process
+   * over stdio, undefined over stateless HTTP (each request stands alone).
    */
   sessionId: string | undefined;
-  /** The client's roots (`roots/list`); refused by clients that offer none. */
+  /** The client's roots (`roots/list`); refused by clients that offer none, and at once where
+   * the transport cannot ask (stateless HTTP). */
   listRoots(): Promise<{ uri: string; name?: string }[]>;
 };
 

@@ -2,6 +2,7 @@ import type { ContractBody, EvidenceItem, LaneStatus } from '../../events/missio
 import type { DeskEvent, DeskEventOf } from './desk-events.js';
 import { own, setOwn } from '../../events/own.js';
 import { evolveLearning, type Learning } from './learning.js';
+import { Snapshots } from '../snapshots.js';
 
 /**
  * The state of one project's missions desk, folded from its one stream. Every invariant two
@@ -273,3 +274,12 @@ export const activeLanes = (desk: Desk): string[] =>
   Object.values(desk.lanes)
     .filter((l) => l.status === 'ACTIVE')
     .map((l) => l.focus_id);
+
+// Snapshots of a project's desk: missions, leases, lanes (src/commands/snapshots.ts): bump `version` whenever evolveDesk or the state's
+// shape changes, so snapshots of the old fold are ignored and streams folded again.
+Snapshots.declare({
+  name: 'missions.desk',
+  version: 1,
+  evolve: evolveDesk,
+  initialState: initialDesk,
+});

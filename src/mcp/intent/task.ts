@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { intentError, taskNotFound } from '../../commands/intent/errors.js';
 import { intentRef } from '../../events/intent/index.js';
+import { foldSpoolNow } from '../../app/intent/hook-keeper.js';
+import { quarantined } from '../../app/intent/hook-quarantine.js';
+import { INTENT_SNAPSHOT } from '../../projections/intent/snapshot.js';
 import { packageVersion } from '../server.js';
 import type { AnyTool } from '../tool.js';
 import { compactText } from '../../projections/intent/compact.js';
@@ -173,6 +176,13 @@ export const statusTool = intentTool({
     hook_candidate_count: z.number().int(),
     tasks: z.object({ on: z.number(), private: z.number(), off: z.number(), deleted: z.number() }),
     private_control: z.object({ tasks_in_memory: z.number(), claims_in_memory: z.number() }),
+    hook_spool: z
+      .object({
+        quarantined: z.number().int(),
+        recent: z.array(z.object({ record: z.string(), reason: z.string(), at: z.string() })),
+      })
+      .optional()
+      .describe('Hook spool entries the writer set aside unfolded (and why), the newest last'),
     task: z
       .object({ task_id: z.string(), mode: S.IntentMode, candidate_count: z.number().int() })
       .optional(),
@@ -195,6 +205,11 @@ export const statusTool = intentTool({
   }),
   async run(args, scope) {
     const p = scope.call.project_id;
+    // a Hook that returned has spooled its record: fold it first, so it is counted
+    if (p !== '') {
+      await foldSpoolNow(scope.app);
+      await scope.app.waitFor(await scope.app.log.head(), [INTENT_SNAPSHOT]);
+    }
     const heads = p === '' ? [] : await scope.service.reads.tasks(scope.call);
     const ref = args.task_id === undefined ? undefined : intentRef(args.task_id);
     const named = heads.find((h) => h.task_id === args.task_id || h.task_ref === ref);
@@ -225,6 +240,7 @@ export const statusTool = intentTool({
           deleted: heads.filter((h) => h.deleted).length,
         },
         private_control: { tasks_in_memory: inMemory.tasks, claims_in_memory: inMemory.claims },
+        ...(scope.app.storeKind === 'memory' ? {} : { hook_spool: quarantined(scope.app.dataDir) }),
         ...(named
           ? {
               task: {
