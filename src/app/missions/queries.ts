@@ -4,7 +4,7 @@ import { activeLanes, liveLeases } from '../../commands/missions/desk-state.js';
 import { missionsError } from '../../commands/missions/errors.js';
 import type { CallRef, Caller, MissionsCore, ProjectRef } from './index.js';
 import { ARTIFACT_DIR, artifactDrift, readArtifactFiles, renderArtifacts } from './artifacts.js';
-import { inProject } from './paths.js';
+import { inProject, refuseLinkedArtifacts } from './paths.js';
 import { own } from '../../events/own.js';
 
 /** hai_read_artifacts waits this long for the files to be written up to the log's head. */
@@ -19,6 +19,7 @@ export const queryOps = (core: MissionsCore) => {
   };
   const at = async (ref: CallRef, caller: Caller) => {
     const project = await resolve(ref, caller);
+    if (project.root !== null) await refuseLinkedArtifacts(project.root, ARTIFACT_DIR);
     return { project, desk: await core.view(project.project_id) };
   };
 

@@ -3,6 +3,7 @@ import { Id } from '../../commands/ids.js';
 import type { Caller } from '../../app/missions/index.js';
 import { missions, type MissionsService } from '../../app/missions/service.js';
 import { sessionRoots } from '../client-roots.js';
+import { ProjectIdRef } from './schemas.js';
 import { Annotations, defineTool, type AnyTool, type ToolAnnotations } from '../tool.js';
 
 /**
@@ -24,7 +25,7 @@ export const optionalText = (max: number, what: string) =>
 /** How a call names its project; one of the two is required where a project is needed. */
 export const projectRef = {
   project_path: z.string().min(1).max(4096).optional().describe('absolute project directory'),
-  project_id: Id.optional().describe('or a project bound with hai_bind_project'),
+  project_id: ProjectIdRef.optional().describe('or a project bound with hai_bind_project'),
   device_id: z
     .string()
     .min(1)

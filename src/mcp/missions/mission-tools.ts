@@ -231,7 +231,7 @@ export const missionTools: AnyTool[] = [
     description:
       'Mounts a local directory as a logical project on a device (owner_ack=true and a reason). Every path of the project is then resolved against this mount.',
     args: {
-      project_id: z.string().min(1).max(128),
+      project_id: S.ProjectSlug,
       device_id: text(128, 'the device'),
       local_path: text(4096, 'absolute directory on that device'),
       owner_ack: ackFlag('true: the owner acknowledged the bind'),

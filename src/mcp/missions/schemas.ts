@@ -12,6 +12,22 @@ import { unadvertised } from '../unadvertised.js';
 /** Inputs and results of the missions surface. */
 
 /**
+ * A project a call names by id: an id, never a path (`../evil` is refused as invalid_args, as
+ * HAI-MCP refuses it, before anything is looked up).
+ */
+export const ProjectIdRef = Id.refine((id) => !id.includes('/') && !id.includes('..'), {
+  message: 'a project id, not a path (no "/" or "..")',
+});
+
+/**
+ * A logical project's new name, as HAI-MCP's projects.json takes it: a lowercase slug
+ * (`^[a-z][a-z0-9-]{1,63}$`); `HAI-MCP` or `../evil` are invalid_args.
+ */
+export const ProjectSlug = z
+  .string()
+  .regex(/^[a-z][a-z0-9-]{1,63}$/, 'a lowercase slug: ^[a-z][a-z0-9-]{1,63}$');
+
+/**
  * A criterion as HAI-MCP's clients send it: `null` for a field is the field left out (the
  * surface's rule); without an id it is `dc-<n>` (its place in the list), and without a
  * description the contract is review_required ("missing description"), not malformed.
@@ -26,7 +42,7 @@ export const CriterionInput = z.strictObject({
 
 export const ConstraintsInput = z.strictObject({
   project_path: z.string().min(1).max(4096).optional().describe('absolute project directory'),
-  project_id: Id.optional().describe('or a logical project bound with hai_bind_project'),
+  project_id: ProjectIdRef.optional().describe('or a logical project bound with hai_bind_project'),
   allowed_paths: z
     // "" is the project root, as a mission returns "." (so returned constraints can go back)
     .array(z.string().max(1024))
