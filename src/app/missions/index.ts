@@ -3,7 +3,7 @@ import { missionsError } from '../../commands/missions/errors.js';
 import { deskDecider, deskStream } from '../../commands/missions/desk.js';
 import type { DeskCommand } from '../../commands/missions/desk-commands.js';
 import type { DeskEvent } from '../../commands/missions/desk-events.js';
-import type { Desk } from '../../commands/missions/desk-state.js';
+import { challengeById, type Desk } from '../../commands/missions/desk-state.js';
 import {
   gateRefusal,
   normalizeOwnerCode,
@@ -275,9 +275,7 @@ export const missionsCore = (app: App, config: MissionsConfig) => {
     } finally {
       if (input.mode === 'nonce' && input.owner_code === null) {
         const id = input.fresh.challenge_id;
-        const taken = Object.values((await desk(project.project_id)).challenges).some(
-          (c) => c.challenge_id === id,
-        );
+        const taken = challengeById(await desk(project.project_id), id) !== undefined;
         if (!taken) await discard();
       }
     }

@@ -1,9 +1,8 @@
 import { canonicalJson, sha256Hex } from '../../events/codec.js';
 import type { GatePassed } from '../../events/missions/index.js';
-import type { Challenge, Desk } from './desk-state.js';
+import { challengeById, type Challenge, type Desk } from './desk-state.js';
 import type { DeskEvent } from './desk-events.js';
 import { missionsError } from './errors.js';
-import { own } from '../../events/own.js';
 
 /**
  * The owner gate, decided purely. The service makes what needs I/O (a random code, its salt,
@@ -92,7 +91,7 @@ const ask = (
   fingerprint: string,
   now: string,
 ): GateDecision => {
-  const pending = live(own(desk.challenges, fingerprint), now);
+  const pending = live(desk.challenges.get(fingerprint), now);
   if (pending)
     throw missionsError(
       'owner_gate_required',
@@ -118,7 +117,7 @@ const present = (
   code: string,
   now: string,
 ): GateDecision => {
-  const challenge = live(own(desk.challenges, fingerprint), now);
+  const challenge = live(desk.challenges.get(fingerprint), now);
   if (!challenge)
     throw missionsError(
       'no_pending_challenge',
@@ -174,9 +173,7 @@ export const gateRefusal = (desk: Desk, events: readonly DeskEvent[]) => {
     (e) => e.type.startsWith('owner_challenge.') && e.type !== 'owner_challenge.consumed',
   );
   if (!gateEvent || events.some((e) => e.type === 'owner_challenge.consumed')) return undefined;
-  const challenge = Object.values(desk.challenges).find(
-    (c) => c.challenge_id === (gateEvent.data as { challenge_id: string }).challenge_id,
-  );
+  const challenge = challengeById(desk, (gateEvent.data as { challenge_id: string }).challenge_id);
   if (!challenge) return undefined;
   if (gateEvent.type === 'owner_challenge.issued')
     return missionsError(
