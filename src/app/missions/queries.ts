@@ -4,7 +4,7 @@ import { activeLanes, itemsOf, lastOf, liveLeases } from '../../commands/mission
 import { missionsError } from '../../commands/missions/errors.js';
 import type { CallRef, Caller, MissionsCore, ProjectRef } from './index.js';
 import { ARTIFACT_DIR, artifactDrift, readArtifactFiles, renderArtifacts } from './artifacts.js';
-import { inProject } from './paths.js';
+import { inProject, refuseLinkedArtifacts } from './paths.js';
 
 /** hai_read_artifacts waits this long for the files to be written up to the log's head. */
 const ARTIFACT_WAIT_MS = 2_000;
@@ -18,6 +18,7 @@ export const queryOps = (core: MissionsCore) => {
   };
   const at = async (ref: CallRef, caller: Caller) => {
     const project = await resolve(ref, caller);
+    if (project.root !== null) await refuseLinkedArtifacts(project.root, ARTIFACT_DIR);
     return { project, desk: await core.view(project.project_id) };
   };
 

@@ -3,7 +3,7 @@ import type { DeskCommandOf } from './desk-commands.js';
 import type { DeskEvent } from './desk-events.js';
 import { activeLanes, type Desk } from './desk-state.js';
 import { missionsError } from './errors.js';
-import { changeFingerprint, decideGate } from './owner-gate.js';
+import { changeFingerprint, decideGate, requireApprovalAttempt } from './owner-gate.js';
 
 /** The day around missions: lanes, inbox and parking, intake and distill, next steps, checkpoints. */
 
@@ -124,6 +124,7 @@ export const proposeNextStep = (desk: Desk, cmd: DeskCommandOf<'ProposeNextStep'
 
 export const acceptNextStep = (desk: Desk, cmd: DeskCommandOf<'AcceptNextStep'>): DeskEvent[] => {
   const content = cmd.content ?? desk.proposal?.content;
+  if (content === undefined) requireApprovalAttempt(cmd.gate, 'hai_accept_next_step');
   if (content === undefined)
     throw missionsError(
       'no_proposal',
