@@ -65,11 +65,12 @@ export const servedInfo = (
 
 /**
  * What every tool's answer means, said once here instead of in each tool's output schema
- * (compact-schema.ts drops output descriptions).
+ * (compact-schema.ts drops output descriptions). How a failure reads is each surface's own
+ * (missions answers HAI-MCP's flat `error: "<code>"`), so each surface's instructions say it.
  */
 export const ENVELOPE =
-  'Every tool answers with one envelope in structuredContent: ok (true: result holds the ' +
-  'answer; false: error {code, message, details} says what failed — branch on code, not on ' +
+  'Every tool answers with one envelope in structuredContent: ok (true: the call succeeded; ' +
+  'false: it failed, in the shape each surface below names — branch on the error code, not on ' +
   'the message), schema_version (of this operation’s result shape), operation, project_id ' +
   '(the project acted on, if any), replayed (an idempotency key replayed the stored answer) ' +
   'and position (the global log position the call reached).';
