@@ -2,21 +2,15 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
-import type { Server, Envelope } from '../../bench/history-server.js';
-import { SCENARIOS, type Scenario } from '../../bench/history-surfaces.js';
+import { runScenarios } from '../../bench/in-process-server.js';
+import { SCENARIOS } from '../../bench/history-surfaces.js';
 import type { App } from '../../src/app/app.js';
 import { Snapshots } from '../../src/commands/snapshots.js';
-import { SYSTEM, type Principal } from '../../src/commands/principal.js';
 import type { Event } from '@event-driven-io/emmett';
 import { StateCodec } from '../../src/events/index.js';
-import { serverFactory } from '../../src/mcp/server.js';
-import { resolveSurfaces } from '../../src/mcp/surfaces/index.js';
-import { modules, openIntentlog, surfacesOf } from '../../src/modules/index.js';
-import { silent } from '../mcp/harness.js';
+import { openIntentlog } from '../../src/modules/index.js';
 
 /**
  * For every fold that declares snapshots (Snapshots.declared: each context's aggregates), the
@@ -34,60 +28,6 @@ const SCALE = 0.01;
  */
 const WORKLOAD_GAPS = ['storymap.run'];
 
-/** Scenario calls through an in-memory MCP client of one surface, as `mcp --surface` serves. */
-const inProcess = async (
-  app: App,
-  scenario: Scenario,
-  dir: string,
-  actor?: string,
-): Promise<Server & { end(): Promise<void> }> => {
-  const principal: Principal = actor ? { kind: 'actor', actor_id: actor } : SYSTEM;
-  const factory = serverFactory({
-    app,
-    selection: resolveSurfaces(surfacesOf(modules), scenario.surface),
-    transport: 'stdio',
-    principalOf: () => principal,
-    log: silent,
-  });
-  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-  await factory().connect(serverSide);
-  const roots = scenario.roots?.(dir) ?? [];
-  const client = new Client({ name: 'snapshots', version: '1' }, { capabilities: { roots: {} } });
-  client.setRequestHandler('roots/list', async () => ({
-    roots: roots.map((r) => ({ uri: pathToFileURL(r).href, name: 'root' })),
-  }));
-  await client.connect(clientSide);
-  return {
-    pid: process.pid,
-    async call(name, args, tolerate = false) {
-      const answer = await client.callTool({ name, arguments: args });
-      const envelope = answer.structuredContent as Envelope;
-      if (!envelope?.ok && !tolerate)
-        throw new Error(`${name} refused: ${JSON.stringify(envelope ?? answer).slice(0, 400)}`);
-      return envelope;
-    },
-    cpuMs: () => 0,
-    close: async () => undefined,
-    stderr: () => '',
-    end: () => client.close(),
-  };
-};
-
-const runWorkload = async (app: App, dir: string) => {
-  for (const scenario of SCENARIOS) {
-    Object.assign(process.env, scenario.env?.(dir) ?? {});
-    if (scenario.setup) {
-      const system = await inProcess(app, scenario, dir);
-      await scenario.setup(system);
-      await system.end();
-    }
-    const server = await inProcess(app, scenario, dir, scenario.actor);
-    const ops = await scenario.seed(server, dir, SCALE, () => undefined, 2);
-    for (const op of ops) await op.run(server, 'large', 0);
-    await server.end();
-  }
-};
-
 const bytes = (state: unknown) => StateCodec.encode(state);
 
 describe('snapshots: state from a snapshot and the tail equals the state folded from the first event', () => {
@@ -99,7 +39,7 @@ describe('snapshots: state from a snapshot and the tail equals the state folded 
     try {
       const dataDir = join(dir, 'data');
       let app = await openIntentlog({ dataDir });
-      await runWorkload(app, dir);
+      await runScenarios(app, SCENARIOS, dir, SCALE);
       await app.log.snapshots!.settled();
       await app.close();
 
