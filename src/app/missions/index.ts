@@ -84,6 +84,12 @@ export const missionsCore = (app: App, config: MissionsConfig) => {
     return missionsQueries(log.models).desk(projectId);
   };
 
+  /** The desk's head alone, as fresh as `view`: one key, whatever the desk's history. */
+  const viewHead = async (projectId: string) => {
+    await app.waitFor(await log.head(), [MISSIONS_MODEL]);
+    return missionsQueries(log.models).head(projectId);
+  };
+
   /**
    * The artifact files written up to the log's head, or false when the sink did not get there
    * within `timeoutMs` (a slow disk) or runs in another process (this one is a follower).
@@ -294,6 +300,7 @@ export const missionsCore = (app: App, config: MissionsConfig) => {
     run,
     runGated,
     view,
+    viewHead,
     artifactsSettled,
     /** files the artifact sink wrote or removed (the bench and tests count them) */
     artifactWrites: () => artifactSinkOf(app)?.writes() ?? 0,

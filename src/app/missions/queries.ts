@@ -84,7 +84,8 @@ export const queryOps = (core: MissionsCore) => {
   };
 
   const getNextStep = async (ref: ProjectRef, caller: Caller) => {
-    const { project, desk } = await at(ref, caller);
+    const project = await resolve(ref, caller);
+    const desk = (await core.viewHead(project.project_id)) ?? { next_step: null, proposal: null };
     return {
       project,
       value: {

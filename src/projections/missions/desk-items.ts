@@ -20,14 +20,17 @@ import { modelKey, modelKeyPrefix, type ModelTx } from '../projector.js';
  * `challenge-id/<id>` → the fingerprint its challenge is kept under. `readDesk` puts the desk
  * back together exactly as `evolveDesk` folds it, entries in the order they were first added.
  */
-type Head = Pick<Desk, 'project_id' | 'active_mission_id' | 'focus_id' | 'proposal' | 'next_step'>;
+export type DeskHead = Pick<
+  Desk,
+  'project_id' | 'active_mission_id' | 'focus_id' | 'proposal' | 'next_step'
+>;
 const HEAD_FIELDS = [
   'project_id',
   'active_mission_id',
   'focus_id',
   'proposal',
   'next_step',
-] as const satisfies readonly (keyof Head)[];
+] as const satisfies readonly (keyof DeskHead)[];
 
 const RECORDS = ['missions', 'leases', 'lanes', 'intakes', 'challenges', 'learning'] as const;
 type RecordSection = (typeof RECORDS)[number];
@@ -118,7 +121,7 @@ export const foldDeskItems = async (
   position: number,
 ): Promise<void> => {
   const projectId = event.data.project_id;
-  const head = (await tx.get<Head>(DeskKeys.head(projectId))) ?? initialDesk();
+  const head = (await tx.get<DeskHead>(DeskKeys.head(projectId))) ?? initialDesk();
   let before: Desk = { ...initialDesk(), ...pickHead(head) };
   const at = new Map<string, number>();
   for (const [section, id] of await entriesRead(tx, projectId, event)) {
@@ -150,7 +153,7 @@ export const foldDeskItems = async (
     );
 };
 
-const pickHead = (desk: Head): Head => ({
+const pickHead = (desk: DeskHead): DeskHead => ({
   project_id: desk.project_id,
   active_mission_id: desk.active_mission_id,
   focus_id: desk.focus_id,
@@ -172,7 +175,7 @@ export const assembleDesk = (prefix: string, entries: readonly [string, unknown]
   const records = new Map<RecordSection, [string, Stored][]>();
   for (const [key, value] of entries) {
     const [section, part] = key.slice(prefix.length).split('/');
-    if (section === 'head') desk = { ...desk, ...pickHead(value as Head) };
+    if (section === 'head') desk = { ...desk, ...pickHead(value as DeskHead) };
     else if (section !== undefined && part !== undefined && isRecord(section)) {
       const list = records.get(section) ?? [];
       list.push([decodeURIComponent(part), value as Stored]);
