@@ -137,13 +137,14 @@ export const modelCache = ({ bytes = MODEL_CACHE_BYTES, generation }: ModelCache
     committed: (ops: readonly ModelOp[]) => {
       const at = current();
       for (const op of ops) {
-        const since = staged.get(op.key)?.op === op ? staged.get(op.key)!.generation : at;
+        const stage = staged.get(op.key);
+        const since = stage?.op === op ? stage.generation : at;
+        if (stage?.op === op) staged.delete(op.key);
         if (op.type === 'del') keep(op.key, undefined);
         // a sealed value is kept in the clear only while no key was destroyed since its write
         else if (!op.seal || (generation && since === at)) keep(op.key, op.value);
         else drop(op.key);
       }
-      unstage(ops);
     },
     /** The store did not take them: what it holds is what `values` says. */
     abandoned: unstage,
