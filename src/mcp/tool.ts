@@ -173,6 +173,12 @@ export type Vocabulary = {
   /** a kernel code as this contract names it (e.g. `conflict` → `REQUEST_ID_REUSED`) */
   errorCodes?: Partial<Record<ErrorCode, string>>;
   /**
+   * A code that depends on more than the kernel code, consulted before `errorCodes` (intent: a
+   * full or read-only disk is `unavailable` naming its cause, where a writer's timeout is
+   * LOCK_TIMEOUT); undefined leaves it to `errorCodes`.
+   */
+  errorCodeOf?: (error: { code: string; details: Record<string, unknown> }) => string | undefined;
+  /**
    * The line an error result's text starts with, where the contract fixes it (the local story
    * map's "Development of … was cancelled"); default `<tool> failed: <code>: <message>`.
    */

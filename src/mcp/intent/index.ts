@@ -47,6 +47,12 @@ export const intentSurface: Surface = {
     const task = (args as { task_id?: unknown } | undefined)?.task_id;
     return { task_id: typeof task === 'string' ? task : null };
   },
+  // a storage fault (a full or read-only disk: `details.cause` ENOSPC, EROFS…) is no lock that
+  // timed out: it keeps the kernel's `unavailable`, as every surface answers it (hardening.md)
+  errorCodeOf: (error) =>
+    error.code === 'unavailable' && typeof error.details.cause === 'string'
+      ? 'unavailable'
+      : undefined,
   errorCodes: {
     invalid_argument: 'INVALID_ARGUMENT',
     internal: 'INTERNAL_ERROR',
