@@ -16,9 +16,14 @@ export const queryOps = (core: MissionsCore) => {
     const failed = core.artifactFailure(projectId);
     return failed ? { reason: failed.reason, at: failed.at } : null;
   };
-  const at = async (ref: CallRef, caller: Caller) => {
+  /** The project a read names, refused when its artifact directory links out of it. */
+  const reachable = async (ref: CallRef, caller: Caller) => {
     const project = await resolve(ref, caller);
     if (project.root !== null) await refuseLinkedArtifacts(project.root, ARTIFACT_DIR);
+    return project;
+  };
+  const at = async (ref: CallRef, caller: Caller) => {
+    const project = await reachable(ref, caller);
     return { project, desk: await core.view(project.project_id) };
   };
 
@@ -84,7 +89,7 @@ export const queryOps = (core: MissionsCore) => {
   };
 
   const getNextStep = async (ref: ProjectRef, caller: Caller) => {
-    const project = await resolve(ref, caller);
+    const project = await reachable(ref, caller);
     const desk = (await core.viewHead(project.project_id)) ?? { next_step: null, proposal: null };
     return {
       project,
