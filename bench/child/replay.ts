@@ -6,6 +6,7 @@ import { Keys } from '../../src/events/level/keys.js';
 import { openEventLog } from '../../src/events/open-log.js';
 import { allProjectors, fullCatalog } from '../../src/modules/index.js';
 import { startProjections, type Projector } from '../../src/projections/index.js';
+import { sizeHeap } from '../../src/cli/heap.js';
 import { childArgs, memorySampler, reply } from '../child.js';
 import { benchCatalog, benchProjector } from '../workload.js';
 
@@ -16,21 +17,31 @@ import { benchCatalog, benchProjector } from '../workload.js';
  */
 export type ReplayArgs = { dir: string; mode: 'engine' | 'view' | 'raw'; catalog?: 'product' };
 const { dir, mode, catalog } = childArgs<ReplayArgs>();
+// the heap as the CLI sizes it for `serve`, `mcp` and a rebuild
+sizeHeap();
 
-/** Replays the whole log through the read models, from empty ones. */
+/**
+ * Replays the whole log through the read models, from empty ones, as the product runs them:
+ * on the writer's own log (`onWriter`), not through the facade every process calls.
+ */
 const engine = async (projectors: readonly Projector[]) => {
+  let replayed!: (ms: number) => void;
+  const ms = new Promise<number>((resolve) => (replayed = resolve));
   const log = await openEventLog({
     dataDir: dir,
     catalog: catalog === 'product' ? fullCatalog() : benchCatalog,
+    onWriter: async (own) => {
+      await own.models.clear('');
+      const started = performance.now();
+      const projections = await startProjections(own, projectors);
+      replayed(performance.now() - started);
+      await projections.stop();
+      return async () => {};
+    },
   });
-  await log.models.clear('');
-  const started = performance.now();
-  const projections = await startProjections(log, projectors);
-  const ms = performance.now() - started;
-  await projections.stop();
-  const events = await log.head();
+  const result = { events: await log.head(), ms: await ms };
   await log.close();
-  return { events, ms };
+  return result;
 };
 
 /** The reference: iterate the global log with nextv(1000) and decode every record. */

@@ -2,6 +2,10 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { ContextCommand } from '../modules/define.js';
+import { sizeHeap } from './heap.js';
+
+// before anything is loaded: `serve`, `mcp` and a rebuild then hold a bounded heap (heap.ts)
+sizeHeap();
 
 /**
  * The `intentlog` binary. Hosts start it on every session and every prompt (`mcp`, `hook`), so

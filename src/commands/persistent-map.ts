@@ -27,6 +27,11 @@ export class PersistentMap<K, V> implements ReadonlyMap<K, V> {
     return new PersistentMap<K, V>({ kind: 'root', map: new Map() });
   }
 
+  /** A new lineage holding `entries` (a snapshot read back): one version, no history. */
+  static of<K, V>(entries: Iterable<readonly [K, V]>): PersistentMap<K, V> {
+    return new PersistentMap<K, V>({ kind: 'root', map: new Map(entries) });
+  }
+
   /** The native map, with this version made the root. */
   #map(): Map<K, V> {
     return this.#node.kind === 'root' ? this.#node.map : PersistentMap.#reroot(this);

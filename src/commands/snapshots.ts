@@ -12,11 +12,7 @@ registerStateClass<PersistentMap<unknown, unknown>>({
   tag: 'persistent-map',
   is: (value): value is PersistentMap<unknown, unknown> => value instanceof PersistentMap,
   toData: (map) => [...map.entries()],
-  fromData: (data) =>
-    (data as [unknown, unknown][]).reduce(
-      (map, [key, value]) => map.with(key, value),
-      PersistentMap.empty<unknown, unknown>(),
-    ),
+  fromData: (data) => PersistentMap.of(data as [unknown, unknown][]),
 });
 
 /**

@@ -25,4 +25,11 @@ export interface ModelStore {
   write(ops: ModelOp[]): Promise<void>;
   /** Deletes every key under a prefix (a projector's keyspace, on rebuild). */
   clear(prefix: string): Promise<void>;
+  /**
+   * How many content keys have been destroyed (shreds), where the store sees every shred (the
+   * LevelDB log: its process is the only writer). While it stands still, a value read or written
+   * sealed may be kept opened; once it moves, such a value may be content now destroyed. Absent
+   * where others may shred unseen (PostgreSQL, shared by instances).
+   */
+  readonly keyGeneration?: () => number;
 }

@@ -1,3 +1,5 @@
+import { UNADVERTISED } from './unadvertised.js';
+
 /**
  * JSON Schema as zod writes it, made smaller without losing a field or a constraint a client
  * can act on (tools/list is read into every model's context on every session):
@@ -9,6 +11,10 @@
  * - no `propertyNames: {type: 'string'}` or `additionalProperties: {}` (they allow anything);
  * - a string of one character class with length bounds (`^[A-Za-z0-9._:/-]+$`, 1 to 128, every
  *   id) says the bounds in its pattern: `^[…]{1,128}$`, the same strings;
+ * - a UUID is `format: uuid` alone, without the 190-character pattern zod writes beside it (the
+ *   server checks the exact form; a client has the format to act on);
+ * - a property marked unadvertised (unadvertised.ts) is not listed at all: another spelling of
+ *   an argument the tool lists, accepted by the server and named in the surface's doc;
  * - in output schemas (`output: true`), no descriptions, no `additionalProperties: false` and
  *   no `required`: hosts validate results with them but show the model the result itself,
  *   never this schema, and the server checks its own answers against the full zod schema
@@ -92,21 +98,45 @@ const boundsInPattern = (schema: Json): Json => {
   return { ...rest, pattern: `^${match[1]!}{1,${maxLength}}$` };
 };
 
+/** `format: uuid` says what zod's pattern beside it says, for a client. */
+const uuidFormatOnly = (schema: Json): Json => {
+  if (schema.format !== 'uuid' || typeof schema.pattern !== 'string') return schema;
+  const { pattern: _same, ...rest } = schema;
+  return rest;
+};
+
+/** The names of an object schema's properties that are not advertised. */
+const unadvertisedOf = (node: Json): Set<string> =>
+  new Set(
+    isObject(node.properties)
+      ? Object.entries(node.properties)
+          .filter(([, p]) => isObject(p) && UNADVERTISED in p)
+          .map(([k]) => k)
+      : [],
+  );
+
 export const compactSchema = (value: unknown, options: { output?: boolean } = {}): unknown => {
   const output = options.output ?? false;
   const walk = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(walk);
     if (!isObject(node)) return node;
+    const hidden = unadvertisedOf(node);
     const out: Json = {};
     for (const [key, v] of Object.entries(node)) {
       if (dropped(key, v, output)) continue;
       // property names are names, not schemas: only their values are walked
       out[key] =
         key === 'properties' && isObject(v)
-          ? Object.fromEntries(Object.entries(v).map(([k, p]) => [k, walk(p)]))
-          : walk(v);
+          ? Object.fromEntries(
+              Object.entries(v)
+                .filter(([k]) => !hidden.has(k))
+                .map(([k, p]) => [k, walk(p)]),
+            )
+          : key === 'required' && Array.isArray(v)
+            ? v.filter((k) => !hidden.has(k as string))
+            : walk(v);
     }
-    return boundsInPattern(typeImplied(mergeNullable(out)));
+    return uuidFormatOnly(boundsInPattern(typeImplied(mergeNullable(out))));
   };
   return walk(value);
 };

@@ -18,6 +18,8 @@ export type ConnectInfo = {
   readOnly?: boolean;
   /** every surface, each also served alone at `<url>/<surface>` */
   mounted?: readonly string[];
+  /** the sets of each surface that has more than one (`<url>/<surface>/<set>`, `name:set`) */
+  sets?: Readonly<Record<string, readonly string[]>>;
   /**
    * the checkout this intentlog runs from, when it is one: its root is a Claude Code
    * marketplace of the intent plugin, and its node_modules/.bin holds the bins
@@ -94,9 +96,22 @@ const perSurface = (info: ConnectInfo): string[] =>
             `   ${name}: claude mcp add --transport http ${NAME}-${name} ${info.url}/${name} ` +
             `--header "Authorization: Bearer $${TOKEN_VAR}"  |  stdio: ${snippets(info).stdio} --surface ${name}`,
         ),
+        ...setsLines(info),
         '',
       ]
     : [];
+
+/** Which set to pick: a smaller one is a path (or `name:set`) away (docs/clients.md). */
+const setsLines = (info: ConnectInfo): string[] => {
+  const sets = Object.entries(info.sets ?? {});
+  if (sets.length === 0) return [];
+  return [
+    '   Sets: add /<set> to a URL (stdio: --surface name:set); each surface serves all by default.',
+    `   ${sets.map(([name, names]) => `${name}: ${names.join(', ')}`).join('; ')}.`,
+    '   A host that loads at most 40 tools of a server (Cursor) needs storymap/core;',
+    '   core is the everyday loop, and the smallest sets cost a model the least context.',
+  ];
+};
 
 /**
  * The intent surface is installed per host, not by URL: a Claude Code plugin (its MCP server,
@@ -170,7 +185,8 @@ export const connectInfo = (info: ConnectInfo): string => {
   const mode = info.stateful ? 'stateful sessions' : 'stateless JSON';
   return [
     `intentlog ${info.version}: MCP (Streamable HTTP, ${mode}) at ${info.url}`,
-    `  surfaces: ${info.surfaces}   data: ${info.dataDir}   stop: Ctrl-C`,
+    `  /mcp serves ${info.surfaces} (each as name:set; every surface also has a URL of its own, step 5)`,
+    `  data: ${info.dataDir}   stop: Ctrl-C`,
     ...(info.readOnly
       ? ['  read-only: only tools that change nothing are listed; every other call is refused']
       : []),

@@ -122,7 +122,10 @@ export const errorResult = (
   vocabulary: Vocabulary = {},
   fields?: Record<string, unknown>,
 ): CallToolResult => {
-  const code = vocabulary.errorCodes?.[error.code as ErrorCode] ?? error.code;
+  const code =
+    vocabulary.errorCodeOf?.(error) ??
+    vocabulary.errorCodes?.[error.code as ErrorCode] ??
+    error.code;
   const envelope: ErrorEnvelope = {
     ok: false,
     ...common(tool, projectId, fields),

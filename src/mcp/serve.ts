@@ -2,10 +2,17 @@ import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { App } from '../app/app.js';
 import { appMetrics, type AppMetrics } from '../app/metrics.js';
-import { kernelAuthenticate, principalOfAuth, type Authenticate } from './http/auth.js';
+import type { AdmissionLimits, Credentialed } from './http/admission.js';
+import {
+  bearerToken,
+  kernelAuthenticate,
+  principalOfAuth,
+  type Authenticate,
+} from './http/auth.js';
 import { corsPolicy } from './http/cors.js';
 import { MCP_PATH, mcpHttpHandler, type HttpRoute, type McpEndpoint } from './http/handler.js';
 import { listen, type Listening } from './http/listen.js';
+import type { SessionLimits } from './http/session-limits.js';
 import { healthRoute, metricsRoute } from './http/observe-routes.js';
 import { oauthRoutes, type ConsentSession } from './oauth/routes.js';
 import { serverFactory } from './server.js';
@@ -49,6 +56,10 @@ export type HttpOptions = Common & {
   metrics?: AppMetrics;
   /** 401 for every MCP request without a valid token, discovery included */
   requireAuthAll?: boolean;
+  /** bounds of `stateful` sessions (http/session-limits.ts); default SESSION_LIMITS */
+  sessionLimits?: SessionLimits;
+  /** what is held for clients without credentials (http/admission.ts); default ADMISSION_LIMITS */
+  admissionLimits?: AdmissionLimits;
   /**
    * Who is at the browser (the web view's session): given, `serve` is also the OAuth
    * authorization server, with its consent page (src/mcp/oauth/); absent, static tokens only.
@@ -111,10 +122,29 @@ const endpoints = (options: HttpOptions, metrics: AppMetrics) => {
   };
 };
 
+/**
+ * Whether a request's bearer token or web session cookie is valid now: such a request may send
+ * the full `--max-body` before it is handled (admission.ts). Read from its headers alone.
+ */
+const credentialsOf =
+  (authenticate: Authenticate, consent: ConsentSession | undefined): Credentialed =>
+  async (req) => {
+    const headers = new Headers();
+    for (const name of ['authorization', 'cookie'] as const) {
+      const value = req.headers[name];
+      if (typeof value === 'string') headers.set(name, value);
+    }
+    const request = new Request('http://localhost/', { headers });
+    const token = bearerToken(request);
+    if (token !== undefined && (await authenticate(token))) return true;
+    return consent !== undefined && (await consent(request)) !== undefined;
+  };
+
 /** Serves MCP over Streamable HTTP at POST /mcp (and /mcp/<surface>) until `close()`. */
 export const serveOverHttp = async (options: HttpOptions): Promise<Listening> => {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const metrics = options.metrics ?? appMetrics(options.app, { store: options.store });
+  const authenticate = options.authenticate ?? kernelAuthenticate(options.app);
   const handler = mcpHttpHandler({
     endpointAt: endpoints(options, metrics),
     routes: [
@@ -123,9 +153,10 @@ export const serveOverHttp = async (options: HttpOptions): Promise<Listening> =>
       ...oauthRoutes(options.app, options.consent),
       ...(options.routes ?? []),
     ],
-    authenticate: options.authenticate ?? kernelAuthenticate(options.app),
+    authenticate,
     stateful: options.stateful,
     requireAuthAll: options.requireAuthAll ?? false,
+    ...(options.sessionLimits ? { sessionLimits: options.sessionLimits } : {}),
     // an origin named for CORS passes the Origin check too (its page sends its own Origin)
     allowedHosts: allowedHostsFor(options.host, [
       ...(options.allowedHosts ?? []),
@@ -140,5 +171,7 @@ export const serveOverHttp = async (options: HttpOptions): Promise<Listening> =>
     port: options.port,
     maxBodyBytes,
     log: options.log,
+    credentialed: credentialsOf(authenticate, options.consent),
+    ...(options.admissionLimits ? { admissionLimits: options.admissionLimits } : {}),
   });
 };

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
@@ -9,8 +8,8 @@ import type { Principal } from '../commands/principal.js';
 import { registerSurface, type ContextOf } from './adapter.js';
 import { toolsServed, type SelectedSurface } from './surfaces/index.js';
 import { refuseUnserved } from './tier-refusal.js';
-import { z } from 'zod';
-import type { CallInfo, ServedInfo, TransportKind } from './tool.js';
+import { callInfo } from './call-info.js';
+import type { ServedInfo, TransportKind } from './tool.js';
 
 export const SERVER_NAME = 'intentlog';
 
@@ -66,27 +65,15 @@ export const servedInfo = (
 
 /**
  * What every tool's answer means, said once here instead of in each tool's output schema
- * (compact-schema.ts drops output descriptions).
+ * (compact-schema.ts drops output descriptions). How a failure reads is each surface's own
+ * (missions answers HAI-MCP's flat `error: "<code>"`), so each surface's instructions say it.
  */
 export const ENVELOPE =
-  'Every tool answers with one envelope in structuredContent: ok (true: result holds the ' +
-  'answer; false: error {code, message, details} says what failed — branch on code, not on ' +
+  'Every tool answers with one envelope in structuredContent: ok (true: the call succeeded; ' +
+  'false: it failed, in the shape each surface below names — branch on the error code, not on ' +
   'the message), schema_version (of this operation’s result shape), operation, project_id ' +
   '(the project acted on, if any), replayed (an idempotency key replayed the stored answer) ' +
   'and position (the global log position the call reached).';
-
-/** Over stdio the process is the session: one client, one connection. */
-const STDIO_SESSION = `stdio-${process.pid}-${randomUUID()}`;
-
-const RootsList = z.object({
-  roots: z.array(z.object({ uri: z.string(), name: z.string().optional() })),
-});
-
-const callInfo = (request: ServerContext, transport: TransportKind): CallInfo => ({
-  meta: request.mcpReq._meta as Record<string, unknown> | undefined,
-  sessionId: request.sessionId ?? (transport === 'stdio' ? STDIO_SESSION : undefined),
-  listRoots: async () => RootsList.parse(await request.mcpReq.send({ method: 'roots/list' })).roots,
-});
 
 const contextFor = (setup: ServerSetup, served: ServedInfo): ContextOf => {
   return async (request) => {

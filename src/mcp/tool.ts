@@ -51,11 +51,13 @@ export type CallInfo = {
   /** the request's `_meta` (e.g. Codex's `codex/sandbox-state-meta`) */
   meta: Record<string, unknown> | undefined;
   /**
-   * The MCP session the call belongs to: `Mcp-Session-Id` over stateful HTTP, one id per
-   * process over stdio, undefined over stateless HTTP (each request stands alone).
+   * The name of the MCP session the call belongs to: a hash of its `Mcp-Session-Id` over
+   * stateful HTTP (call-info.ts: the id itself is never stored or shown), one id per process
+   * over stdio, undefined over stateless HTTP (each request stands alone).
    */
   sessionId: string | undefined;
-  /** The client's roots (`roots/list`); refused by clients that offer none. */
+  /** The client's roots (`roots/list`); refused by clients that offer none, and at once where
+   * the transport cannot ask (stateless HTTP). */
   listRoots(): Promise<{ uri: string; name?: string }[]>;
 };
 
@@ -170,6 +172,12 @@ export type Vocabulary = {
   envelopeOf?: (args: unknown) => Record<string, unknown>;
   /** a kernel code as this contract names it (e.g. `conflict` → `REQUEST_ID_REUSED`) */
   errorCodes?: Partial<Record<ErrorCode, string>>;
+  /**
+   * A code that depends on more than the kernel code, consulted before `errorCodes` (intent: a
+   * full or read-only disk is `unavailable` naming its cause, where a writer's timeout is
+   * LOCK_TIMEOUT); undefined leaves it to `errorCodes`.
+   */
+  errorCodeOf?: (error: { code: string; details: Record<string, unknown> }) => string | undefined;
   /**
    * The line an error result's text starts with, where the contract fixes it (the local story
    * map's "Development of … was cancelled"); default `<tool> failed: <code>: <message>`.

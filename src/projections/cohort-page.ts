@@ -3,7 +3,7 @@ import type { LogEvent, ModelOp, ModelStore } from '../events/index.js';
 import { advance, faultLane, FoldFault, foldPage, type Lane } from './lane.js';
 import type { EffectRunner } from './lane-effect.js';
 import type { LaneIndex } from './lane-index.js';
-import type { ModelCache } from './model-batch.js';
+import type { ModelCache } from './model-cache.js';
 import { checkpointKey, modelPrefix } from './projector.js';
 
 /**

@@ -7,7 +7,7 @@ import { saveIdleCheckpoints } from './lane-checkpoint.js';
 import { laneIndex } from './lane-index.js';
 import { EFFECT_DEADLINE_MS, effectRunner, settleOwed } from './lane-effect.js';
 import { waitForLanes } from './lane-wait.js';
-import { modelCache } from './model-batch.js';
+import { modelCache } from './model-cache.js';
 import { PAGE, pageReader } from './page-reader.js';
 import type { Projector } from './projector.js';
 import type { EngineOptions, ProjectionEngine, Progress, WaitOptions } from './engine-types.js';
@@ -55,7 +55,7 @@ export const startProjections = async (
 ): Promise<ProjectionEngine> => {
   const store = log.models;
   const pages = pageReader(log);
-  const cache = modelCache();
+  const cache = modelCache({ generation: store.keyGeneration });
   const { onError } = options;
   const effects = options.effects
     ? effectRunner(store, options.effectDeadlineMs ?? EFFECT_DEADLINE_MS, onError)

@@ -1,7 +1,8 @@
 import { BehaviorSubject, Subject } from '../events/rx.js';
 import type { LogEvent, ModelOp, ModelStore } from '../events/index.js';
 import type { ProjectionStatus, ReadModelFault } from './engine-types.js';
-import { modelBatch, type ModelCache } from './model-batch.js';
+import { modelBatch } from './model-batch.js';
+import type { ModelCache } from './model-cache.js';
 import {
   checkpointKey,
   owedEffectKey,

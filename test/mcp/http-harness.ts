@@ -2,7 +2,9 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { App } from '../../src/app/app.js';
 import { SYSTEM } from '../../src/commands/principal.js';
 import type { Principal } from '../../src/commands/principal.js';
+import type { AdmissionLimits } from '../../src/mcp/http/admission.js';
 import type { Listening } from '../../src/mcp/http/listen.js';
+import type { SessionLimits } from '../../src/mcp/http/session-limits.js';
 import { serveOverHttp } from '../../src/mcp/serve.js';
 import { resolveSurfaces, type SelectedSurface } from '../../src/mcp/surfaces/index.js';
 import { gate, probeSurface, silent, withApp } from './harness.js';
@@ -27,7 +29,12 @@ export type Served = { app: App; url: string; listening: Listening; held: Return
 
 /** `intentlog serve` in this process on a free port: system and probe surfaces. */
 export const withServer = (
-  options: { stateful?: boolean; maxBodyBytes?: number },
+  options: {
+    stateful?: boolean;
+    maxBodyBytes?: number;
+    sessionLimits?: SessionLimits;
+    admissionLimits?: AdmissionLimits;
+  },
   body: (served: Served) => Promise<void>,
 ) =>
   withApp(async (app) => {
@@ -44,6 +51,8 @@ export const withServer = (
       port: 0,
       stateful: options.stateful ?? false,
       ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
+      ...(options.sessionLimits ? { sessionLimits: options.sessionLimits } : {}),
+      ...(options.admissionLimits ? { admissionLimits: options.admissionLimits } : {}),
     });
     try {
       await body({ app, url: listening.url, listening, held });

@@ -121,8 +121,21 @@ describe('owner gate (nonce)', () => {
       .when(accept(presentGate(CODE), 2))
       .thenThrows(withCode('no_pending_challenge')));
 
-  it('answers no_proposal when nothing is proposed', () =>
-    given([]).when(accept(askGate())).thenThrows(withCode('no_proposal')));
+  // HAI-MCP's order (issue 42): the gate answers first, and issues nothing (no change to bind)
+  it('with nothing proposed and no code, the gate answers first: owner_gate_required', () =>
+    given([])
+      .when(accept(askGate()))
+      .thenThrows(
+        withCode(
+          'owner_gate_required',
+          (d) => d.gate === 'nonce' && d.status === 'nothing_proposed',
+        ),
+      ));
+
+  it('with nothing proposed and a code, answers no_proposal', () =>
+    given([])
+      .when(accept(presentGate(CODE), 2))
+      .thenThrows(withCode('no_proposal')));
 
   it('reads malformed codes as undefined (they cost no attempt)', () => {
     assert.equal(normalizeOwnerCode('k7f3-m9qw'), CODE);
@@ -132,6 +145,16 @@ describe('owner gate (nonce)', () => {
 });
 
 describe('owner gate (ack_legacy)', () => {
+  it('with nothing proposed and no owner_ack, the gate answers before no_proposal', () =>
+    given([])
+      .when(accept({ mode: 'ack_legacy', owner_ack: false, reason: null, caller: OWNER }))
+      .thenThrows(withCode('owner_gate_required', (d) => d.gate === 'ack_legacy')));
+
+  it('with nothing proposed and owner_ack=true and a reason, answers no_proposal', () =>
+    given([])
+      .when(accept({ mode: 'ack_legacy', owner_ack: true, reason: 'ok', caller: OWNER }))
+      .thenThrows(withCode('no_proposal')));
+
   it('needs owner_ack=true and a reason', () =>
     given([proposed])
       .when(accept({ mode: 'ack_legacy', owner_ack: false, reason: 'ok', caller: OWNER }))

@@ -2,9 +2,11 @@ import { watch, type FSWatcher } from 'node:fs';
 import { isDomainError } from '../../commands/errors.js';
 import { projectQueries } from '../../projections/project/queries.js';
 import type { EventLog } from '../../events/event-log.js';
+import type { App } from '../app.js';
 import type { WriterContext } from '../kernel-module.js';
 import { foldSpooled, hookHost, hookViewOf } from './hooks.js';
-import { readSpooled, removeSpooled, spoolDir, spooled, sweepTemporaries } from './hook-spool.js';
+import { removeSpooled, spoolDir, spooled, sweepTemporaries, takeSpooled } from './hook-spool.js';
+import { quarantine } from './hook-quarantine.js';
 import { isRootHash, removeView, viewRoots, writeView } from './hook-view-file.js';
 import { makeDirs } from '../../events/make-dirs.js';
 
@@ -12,6 +14,11 @@ import { makeDirs } from '../../events/make-dirs.js';
 const SETTLE_MS = 15;
 /** A fold that failed (the read models unavailable) is tried again after this long. */
 const RETRY_MS = 1_000;
+/**
+ * A record whose fold fails this often with anything but `unavailable` (a bug, a record the
+ * checks let through) is quarantined, so it cannot hold back every record after it for ever.
+ */
+const FOLD_TRIES = 3;
 
 /**
  * A record the log refuses (its task changed under it) is dropped, as the Hook would have
@@ -21,6 +28,7 @@ const RETRY_MS = 1_000;
 const refused = (error: unknown) => {
   if (!isDomainError(error) || error.code === 'unavailable') throw error;
 };
+const isUnavailable = (error: unknown) => isDomainError(error) && error.code === 'unavailable';
 
 const say = (what: string, error: unknown) =>
   process.stderr.write(
@@ -50,6 +58,17 @@ export const readSince = async (
   }
   return { projects, upTo };
 };
+
+/** The spool fold of each app that is the writer now (one process, one writer per data dir). */
+const spoolFolds = new WeakMap<App, () => Promise<void>>();
+
+/**
+ * Folds what the spool holds now, when this process is the writer, and resolves once it has:
+ * `intent_status` counts a Hook's candidate as soon as the Hook returned, not once the
+ * directory watch fired (under load it had not yet, issue 42). A follower has no spool fold.
+ */
+export const foldSpoolNow = (app: App): Promise<void> =>
+  spoolFolds.get(app)?.() ?? Promise.resolve();
 
 /**
  * What the writer does for the Hooks while it holds the writer role (the intent module's
@@ -108,6 +127,32 @@ export const startHookKeeper = async (writer: WriterContext): Promise<() => Prom
 
   let retry: ReturnType<typeof setTimeout> | undefined;
   let folding = false;
+  const failures = new Map<string, number>();
+  /** Folds one entry, or sets it aside; throws when it must be tried again (it holds back the rest). */
+  const foldOne = async (name: string): Promise<void> => {
+    const taken = takeSpooled(dataDir, name);
+    if (taken === undefined) return;
+    // an entry that is no record (not a regular file, too long, ill-formed, altered) goes aside
+    if ('refused' in taken) return quarantine(dataDir, name, taken.refused);
+    try {
+      await foldSpooled(host, taken.record).catch(refused);
+    } catch (error) {
+      const tries = (failures.get(name) ?? 0) + 1;
+      if (isUnavailable(error) || tries < FOLD_TRIES) {
+        if (!isUnavailable(error)) failures.set(name, tries);
+        throw error;
+      }
+      failures.delete(name);
+      const message = error instanceof Error ? error.message : String(error);
+      return quarantine(dataDir, name, {
+        reason: `its fold failed ${tries} times: ${message}`,
+        bytes: null,
+        sha256: null,
+      });
+    }
+    failures.delete(name);
+    removeSpooled(dataDir, name);
+  };
   const fold = async () => {
     if (folding) return;
     folding = true;
@@ -115,10 +160,7 @@ export const startHookKeeper = async (writer: WriterContext): Promise<() => Prom
       sweepTemporaries(dataDir);
       for (const name of spooled(dataDir)) {
         if (stopped) return;
-        const record = readSpooled(dataDir, name);
-        // a record that does not read back whole (its id is not its content's) is no record
-        if (record) await foldSpooled(host, record).catch(refused);
-        removeSpooled(dataDir, name);
+        await foldOne(name);
       }
     } catch (error) {
       retry ??= setTimeout(() => ((retry = undefined), void step('spool', fold)), RETRY_MS);
@@ -128,6 +170,7 @@ export const startHookKeeper = async (writer: WriterContext): Promise<() => Prom
     }
   };
 
+  spoolFolds.set(writer.app, () => step('spool', fold));
   // what Hooks spooled while no writer ran, before this writer's app answers its first call;
   // then every bound project's view once (a view missing, from an earlier release, or stale)
   await step('spool', fold);
@@ -147,6 +190,7 @@ export const startHookKeeper = async (writer: WriterContext): Promise<() => Prom
   }
   return async () => {
     stopped = true;
+    spoolFolds.delete(writer.app);
     subscription.unsubscribe();
     watcher?.close();
     if (retry) clearTimeout(retry);

@@ -22,8 +22,7 @@ export const signalOf = (body: ClaimBody): string =>
 const recurred = (c: ClaimView): boolean => c.body.candidate && (c.life === 'active' || c.promoted);
 
 /** A candidate the user may still confirm. */
-export const waiting = (c: ClaimView): boolean =>
-  c.body.candidate && !c.promoted && c.life === 'active';
+const waiting = (c: ClaimView): boolean => c.body.candidate && !c.promoted && c.life === 'active';
 
 export type ConfirmArgs = {
   /** the candidate confirmed; absent: the task's one eligible candidate */

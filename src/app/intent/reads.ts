@@ -6,18 +6,19 @@ import type { EventLog } from '../../events/index.js';
 import {
   intentSnapshotQueries,
   type CandidateView,
+  type IntentTaskHead,
   type DirectStatement,
 } from '../../projections/intent/snapshot.js';
+import { SnapshotIndex } from '../../projections/intent/snapshot-index.js';
 import {
-  prepareClaims,
   SNAPSHOT_CAPS,
   snapshotOf,
   withoutDangling,
   type ClaimView,
-  type PreparedClaims,
   type Snapshot,
   type TaskHead,
 } from '../../projections/intent/snapshot-view.js';
+import { taskCopies, type Where } from './task-copies.js';
 import type { PrivateStore } from './private.js';
 import { loadTask, offStatus, taskStreamOf, type OffStatus } from './writes.js';
 
@@ -26,50 +27,60 @@ export type Reader = { project_id: string; principal: Principal };
 
 export type TaskView = {
   head: TaskHead;
-  claims: ClaimView[];
+  /** every claim held, in the order they were added (sorted out on first read) */
+  readonly claims: ClaimView[];
   candidates: CandidateView[];
-  /** the claims sorted out for a snapshot; made on first use, kept with the cached claims */
-  prepared: () => PreparedClaims;
+  /** the claims sorted out for a snapshot */
+  index: SnapshotIndex;
 };
 
-/** Computes once, on first call. */
-const lazy = <T>(make: () => T): (() => T) => {
-  let made: { value: T } | undefined;
-  return () => (made ??= { value: make() }).value;
+/** Where a task the reader may see is read from: this process's memory, or the read model. */
+type Reached =
+  { from: 'memory'; view: TaskView } | { from: 'model'; head: IntentTaskHead; where: Where };
+
+/** A view whose claims list is made from the index on first read: a snapshot needs none. */
+const viewOf = (head: TaskHead, index: SnapshotIndex, candidates: CandidateView[]): TaskView => {
+  let claims: ClaimView[] | undefined;
+  return {
+    head,
+    get claims() {
+      return (claims ??= withoutDangling([...index.claims.values()].sort((a, b) => a.seq - b.seq)));
+    },
+    candidates,
+    index,
+  };
 };
 
 /** A private task's view, from the state this process folded (the log's part has no content). */
 const memoryView = (state: TaskState): TaskView => {
-  const claims = withoutDangling(
-    [...state.claims.values()].map(({ body, life, superseded_by, promoted, ordinal }) => ({
+  const claims = [...state.claims.values()].map(
+    ({ body, life, superseded_by, promoted, ordinal }): ClaimView => ({
       body,
       life,
       superseded_by,
       promoted,
       seq: ordinal,
-    })),
+    }),
   );
-  return {
-    head: {
-      project_id: state.project_id,
-      task_id: state.task_id,
-      mode: state.mode,
-      deleted: state.deleted,
-      started_at: state.started_at,
-      candidate_count: state.candidates.size,
-      imports: state.imports,
-    },
-    claims,
-    candidates: [...state.candidates.values()].map((c) => ({ ...c, event_id: null })),
-    prepared: lazy(() => prepareClaims(claims)),
+  const head = {
+    project_id: state.project_id,
+    task_id: state.task_id,
+    mode: state.mode,
+    deleted: state.deleted,
+    started_at: state.started_at,
+    candidate_count: state.candidates.size,
+    imports: state.imports,
   };
+  const candidates = [...state.candidates.values()].map((c) => ({ ...c, event_id: null }));
+  return viewOf(head, SnapshotIndex.of(claims), candidates);
 };
 
 /**
  * The intent surface's reads. A private task is read from this process's memory; every other
  * task from the snapshot read model once it has folded everything committed before the read.
- * A task's claims are cached by the log position its head last moved at, with their sorted-out
- * form, so a repeated snapshot of a large task neither decodes nor sorts every claim again.
+ * A task's claims are kept sorted out for its snapshot (task-copies.ts) and brought up to date
+ * from the claims changed since, so a snapshot of a large task neither decodes nor sorts every
+ * claim again when one of them changes.
  */
 export const intentReads = (
   log: EventLog,
@@ -77,37 +88,29 @@ export const intentReads = (
   store: PrivateStore,
 ) => {
   const queries = intentSnapshotQueries(log.models);
-  type Cached = { position: number; claims: ClaimView[]; prepared: () => PreparedClaims };
-  const cache = new Map<string, Cached>();
-
-  const claimsOf = async (p: string, t: string, position: number): Promise<Cached> => {
-    const key = `${p}\0${t}`;
-    const hit = cache.get(key);
-    if (hit?.position === position) return hit;
-    const claims = withoutDangling(await queries.claims(p, t));
-    if (cache.size > 64) cache.clear();
-    const entry = { position, claims, prepared: lazy(() => prepareClaims(claims)) };
-    cache.set(key, entry);
-    return entry;
-  };
+  const copies = taskCopies(log, queries);
 
   /**
-   * A task as the reader may see it. Another's task answers exactly as a missing one, before
+   * Where a task is read from, once the reader may see it: this process's memory (a private
+   * task) or the read model's head. Another's task answers exactly as a missing one, before
    * anything of it (deleted, off, private) shows.
    */
-  const view = async (by: Reader, t: string): Promise<TaskView | OffStatus> => {
+  const reach = async (by: Reader, t: string): Promise<Reached | OffStatus> => {
     const p = by.project_id;
     const stream = await taskStreamOf(log, p, t);
     if (store.get(stream)) {
       const state = await loadTask(log, stream, store);
       checkReach(state, by.principal);
-      if (state.mode === 'private') return memoryView(state);
+      if (state.mode === 'private') return { from: 'memory', view: memoryView(state) };
       store.drop(stream);
     }
     await waitFor(await log.head());
     const head = await queries.head(p, t);
     if (!head || !mayReach(head.owner, by.principal)) throw taskNotFound();
-    if (head.deleted) throw intentError('TASK_DELETED', 'the task was deleted', { task_id: t });
+    if (head.deleted) {
+      copies.forget(p, t);
+      throw intentError('TASK_DELETED', 'the task was deleted', { task_id: t });
+    }
     if (head.mode === 'off') return offStatus();
     if (head.mode === 'private')
       throw intentError(
@@ -115,11 +118,19 @@ export const intentReads = (
         'the task is private and this process holds none of its private state; set the mode ' +
           'to on or off to continue',
       );
-    const [{ claims, prepared }, candidates] = await Promise.all([
-      claimsOf(p, t, head.last_position),
-      queries.candidates(p, t),
+    return { from: 'model', head, where: { p, t, stream, version: head.version } };
+  };
+
+  /** A task as the reader may see it: its head, claims and candidates. */
+  const view = async (by: Reader, t: string): Promise<TaskView | OffStatus> => {
+    const at = await reach(by, t);
+    if (!('from' in at)) return at;
+    if (at.from === 'memory') return at.view;
+    const [index, candidates] = await Promise.all([
+      copies.of(at.where),
+      queries.candidates(by.project_id, t),
     ]);
-    return { head, claims, candidates, prepared };
+    return viewOf(at.head, index, candidates);
   };
 
   /**
@@ -140,13 +151,15 @@ export const intentReads = (
     now: string,
     maxChars?: number,
   ): Promise<Snapshot | OffStatus> => {
-    const v = await view(by, t);
-    if (!('head' in v)) return v;
+    const at = await reach(by, t);
+    if (!('from' in at)) return at;
+    const { head, index } =
+      at.from === 'memory' ? at.view : { head: at.head, index: await copies.of(at.where) };
     const caps =
       maxChars === undefined
         ? SNAPSHOT_CAPS
         : { ...SNAPSHOT_CAPS, chars: Math.min(maxChars, SNAPSHOT_CAPS.chars) };
-    return snapshotOf(v.head, v.prepared(), now, caps);
+    return snapshotOf(head, index, now, caps);
   };
 
   /** The heads of the project's tasks the reader may reach (SYSTEM: every one). */

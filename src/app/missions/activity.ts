@@ -1,7 +1,6 @@
 import { decideCheck, sessionStream } from '../../commands/missions/activity.js';
 import { validLease } from '../../commands/missions/decide-lease.js';
 import { missionsError } from '../../commands/missions/errors.js';
-import { own } from '../../events/own.js';
 import type { Caller, MissionsCore, ProjectRef } from './index.js';
 import { locate } from './paths.js';
 
@@ -33,7 +32,7 @@ export const activityOps = (core: MissionsCore) => {
     const now = core.now();
     const desk = await core.desk(project.project_id);
     const lease = validLease(desk, args.session_id, now);
-    const contract = own(desk.missions, lease.mission_id)!.contract;
+    const contract = desk.missions.get(lease.mission_id)!.contract;
     if (project.root === null && (args.affected_paths?.length ?? 0) > 0)
       throw missionsError(
         'device_mount_required',

@@ -1,4 +1,4 @@
-import type { Desk, Mission } from '../../commands/missions/desk-state.js';
+import { itemsOf, lastOf, type Desk, type Mission } from '../../commands/missions/desk-state.js';
 import {
   ensureProjectDir,
   existingProjectDir,
@@ -31,23 +31,23 @@ const missionLines = (m: Mission) => [
 ];
 
 const projectState = (desk: Desk): string => {
-  const mission = desk.active_mission_id ? own(desk.missions, desk.active_mission_id) : undefined;
-  const leases = Object.values(desk.leases).filter(
+  const mission = desk.active_mission_id ? desk.missions.get(desk.active_mission_id) : undefined;
+  const leases = [...desk.leases.values()].filter(
     (l) => l.revoked === null && l.mission_id === mission?.mission_id,
   );
-  const lanes = Object.values(desk.lanes).map(
+  const lanes = [...desk.lanes.values()].map(
     (l) => `${l.focus_id} ${l.status}${l.label ? ` — ${l.label}` : ''}`,
   );
-  const closed = Object.values(desk.missions).filter((m) => m.status !== 'active');
+  const closed = [...desk.missions.values()].filter((m) => m.status !== 'active');
+  const stop = lastOf(desk.stops);
   return doc('PROJECT_STATE', [
     `Project: ${desk.project_id}`,
     mission ? missionLines(mission).join('\n') : 'Mission: none active',
     `## Session leases (granted, not revoked)\n${list(leases.map((l) => `${l.session_id} ${l.agent_identity} (${l.role}) until ${l.expires_at}`))}`,
     `## Focus lanes\nFocus: ${desk.focus_id ?? 'none'}\n${list(lanes)}`,
     `## Closed missions\n${list(closed.map((m) => `${m.mission_id} ${m.status} at ${m.closed_at}: ${m.outcome_summary}`))}`,
-    `Inbox: ${desk.inbox.length} item(s); parked: ${desk.parked.length}; checkpoints: ${desk.checkpoints.length}`,
-    desk.stops.length > 0 &&
-      `Last stop: ${desk.stops.at(-1)!.day} at ${desk.stops.at(-1)!.stopped_at}`,
+    `Inbox: ${desk.inbox.size} item(s); parked: ${desk.parked.size}; checkpoints: ${desk.checkpoints.size}`,
+    stop !== undefined && `Last stop: ${stop.day} at ${stop.stopped_at}`,
   ]);
 };
 
@@ -69,8 +69,8 @@ const briefing = (m: Mission): string => {
 
 const inbox = (desk: Desk): string =>
   doc('INBOX', [
-    `## Inbox\n${list(desk.inbox.map((i) => `${i.item_id}: ${i.text}${i.tags.length ? ` [${i.tags.join(', ')}]` : ''}`))}`,
-    `## Parked (mission-linked, no execution right)\n${list(desk.parked.map((p) => `${p.item_id} (${p.mission_id}): ${p.idea} — ${p.rationale}`))}`,
+    `## Inbox\n${list(itemsOf(desk.inbox).map((i) => `${i.item_id}: ${i.text}${i.tags.length ? ` [${i.tags.join(', ')}]` : ''}`))}`,
+    `## Parked (mission-linked, no execution right)\n${list(itemsOf(desk.parked).map((p) => `${p.item_id} (${p.mission_id}): ${p.idea} — ${p.rationale}`))}`,
   ]);
 
 /** The Run Contract's prompt: what an agent starting a session on the mission works from. */
@@ -94,7 +94,7 @@ const prompt = (m: Mission, desk: Desk): string => {
  * files each closed criterion was proven by. Never a scan of the disk (a projection of the log).
  */
 const codeState = (desk: Desk): string => {
-  const missions = Object.values(desk.missions);
+  const missions = [...desk.missions.values()];
   const active = missions.find((m) => m.status === 'active');
   const evidence = missions
     .filter((m) => m.status === 'completed')
@@ -116,7 +116,7 @@ const codeState = (desk: Desk): string => {
 
 /** Every artifact the desk implies, by file name; absent names are files that should not exist. */
 export const renderArtifacts = (desk: Desk): Record<string, string> => {
-  const mission = desk.active_mission_id ? own(desk.missions, desk.active_mission_id) : undefined;
+  const mission = desk.active_mission_id ? desk.missions.get(desk.active_mission_id) : undefined;
   return {
     'PROJECT_STATE.md': projectState(desk),
     'CODE_STATE.md': codeState(desk),

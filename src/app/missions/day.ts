@@ -1,5 +1,5 @@
 import { Id } from '../../commands/ids.js';
-import { activeLanes, type Desk } from '../../commands/missions/desk-state.js';
+import { activeLanes, lastOf, type Desk } from '../../commands/missions/desk-state.js';
 import { missionsError } from '../../commands/missions/errors.js';
 import { sha256Hex } from '../../events/codec.js';
 import type { LaneStatus } from '../../events/missions/index.js';
@@ -22,7 +22,7 @@ export const dayOps = (core: MissionsCore) => {
     };
     const out = await run(project, { type: 'Park', data }, caller, (s) => ({
       item_id,
-      inbox_count: s.inbox.length,
+      inbox_count: s.inbox.size,
       active_lanes_changed: false as const,
     }));
     return { project, ...out };
@@ -68,7 +68,7 @@ export const dayOps = (core: MissionsCore) => {
     const out = await run(project, { type: 'SetFocus', data }, caller, (s: Desk) => ({
       focus_id: s.focus_id,
       active_lanes: activeLanes(s),
-      lanes: Object.values(s.lanes),
+      lanes: [...s.lanes.values()],
     }));
     return { project, ...out };
   };
@@ -129,7 +129,7 @@ export const dayOps = (core: MissionsCore) => {
         data: { project_id: project.project_id, now: now(), checkpoint_id, note: note ?? null },
       },
       caller,
-      (s) => s.checkpoints.at(-1)!,
+      (s) => lastOf(s.checkpoints)!,
     );
     return { project, ...out };
   };

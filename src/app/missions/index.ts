@@ -3,7 +3,7 @@ import { missionsError } from '../../commands/missions/errors.js';
 import { deskDecider, deskStream } from '../../commands/missions/desk.js';
 import type { DeskCommand } from '../../commands/missions/desk-commands.js';
 import type { DeskEvent } from '../../commands/missions/desk-events.js';
-import type { Desk } from '../../commands/missions/desk-state.js';
+import { challengeById, type Desk } from '../../commands/missions/desk-state.js';
 import {
   gateRefusal,
   normalizeOwnerCode,
@@ -82,6 +82,12 @@ export const missionsCore = (app: App, config: MissionsConfig) => {
   const view = async (projectId: string): Promise<Desk> => {
     await app.waitFor(await log.head(), [MISSIONS_MODEL]);
     return missionsQueries(log.models).desk(projectId);
+  };
+
+  /** The desk's head alone, as fresh as `view`: one key, whatever the desk's history. */
+  const viewHead = async (projectId: string) => {
+    await app.waitFor(await log.head(), [MISSIONS_MODEL]);
+    return missionsQueries(log.models).head(projectId);
   };
 
   /**
@@ -275,9 +281,7 @@ export const missionsCore = (app: App, config: MissionsConfig) => {
     } finally {
       if (input.mode === 'nonce' && input.owner_code === null) {
         const id = input.fresh.challenge_id;
-        const taken = Object.values((await desk(project.project_id)).challenges).some(
-          (c) => c.challenge_id === id,
-        );
+        const taken = challengeById(await desk(project.project_id), id) !== undefined;
         if (!taken) await discard();
       }
     }
@@ -296,6 +300,7 @@ export const missionsCore = (app: App, config: MissionsConfig) => {
     run,
     runGated,
     view,
+    viewHead,
     artifactsSettled,
     /** files the artifact sink wrote or removed (the bench and tests count them) */
     artifactWrites: () => artifactSinkOf(app)?.writes() ?? 0,

@@ -45,9 +45,9 @@ export const leaseOps = (core: MissionsCore) => {
       { type: 'AuthorizeSession', data },
       caller,
       (s) => {
-        const lease = own(s.leases, session_id)!;
+        const lease = s.leases.get(session_id)!;
         const { revoked: _r, ...granted } = lease;
-        return { ...granted, contract_hash: own(s.missions, lease.mission_id)!.contract_hash };
+        return { ...granted, contract_hash: s.missions.get(lease.mission_id)!.contract_hash };
       },
       // without a request_id a retry takes another lease (no idempotency)
       request_id === undefined

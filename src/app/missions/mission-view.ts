@@ -1,9 +1,8 @@
 import type { Desk } from '../../commands/missions/desk-state.js';
-import { own } from '../../events/own.js';
 
 /** A mission as the mission tools answer it: its id, status, contract version, hash and body. */
 export const missionView = (desk: Desk, missionId: string) => {
-  const m = own(desk.missions, missionId)!;
+  const m = desk.missions.get(missionId)!;
   return {
     mission_id: m.mission_id,
     status: m.status,

@@ -29,7 +29,7 @@ import { rootStream, type RootHolder } from '../../commands/project/root.js';
 import type { AppendMeta } from '../../events/index.js';
 import { sha256Hex } from '../../events/codec.js';
 import type { App } from '../app.js';
-import { canonicalRoot } from './paths.js';
+import { canonicalRoot, refuseLinkOut } from './paths.js';
 import { rootGrant, type RootAsker } from '../project/roots.js';
 import { rootHash } from '../project/canonical-root.js';
 import { own } from '../../events/own.js';
@@ -173,6 +173,7 @@ export const missionsMounts = (
     // the acknowledgement is checked before the disk is looked at, and again in the decision
     requireBindAck(args.owner_ack, args.reason);
     const root = await canonicalRoot(args.local_path);
+    refuseLinkOut(args.local_path);
     const root_hash = rootHash(root);
     const { holder, held } = await heldAt(root, root_hash);
     const rebind = held?.project_id === args.project_id && !held.implicit;

@@ -1,5 +1,5 @@
-import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { missionsError } from '../../commands/missions/errors.js';
 import { isProjectFileError, isUnder, onKernelFileSystem } from '../project/files.js';
 
@@ -62,6 +62,23 @@ export const canonicalRoot = async (path: string): Promise<string> => {
   return real;
 };
 
+/**
+ * A directory bound through a link must lie under the link's own directory (HAI-MCP's bind
+ * refuses a link to a directory elsewhere with `path_outside_root`, rather than binding wherever
+ * it points). Call after `canonicalRoot`: the path names an existing directory.
+ */
+export const refuseLinkOut = (path: string): void => {
+  const named = path.replace(/\/+$/, '') || '/';
+  if (!lstatSync(named, { throwIfNoEntry: false })?.isSymbolicLink()) return;
+  const target = realpathSync.native(named);
+  const home = realpathSync.native(dirname(named));
+  if (!within(home, target))
+    throw missionsError('path_outside_root', 'the path is a link to a directory elsewhere', {
+      project_path: path,
+      target,
+    });
+};
+
 /** A NUL byte ends a path at the system call: such a path names nothing, and is refused. */
 export const hasNul = (path: string): boolean => path.includes('\0');
 
@@ -108,6 +125,34 @@ export const confine = async (root: string, path: string): Promise<Confined> => 
       root,
     });
   return located;
+};
+
+/**
+ * Refuses (`path_outside_root`) a read of a project whose artifact directory `dir`, or a file in
+ * it, is a link that leads out of the root (a dangling one: where its target would be). The
+ * reads answer from the log, not these files, so without this check a tampered directory would
+ * read as an empty desk, `ok`, where HAI-MCP refuses it: a silent null hides the tampering.
+ * Costs one lstat, and a directory listing only when the directory exists.
+ */
+export const refuseLinkedArtifacts = async (root: string, dir: string): Promise<void> => {
+  const refuse = (path: string) => {
+    throw missionsError('path_outside_root', `${path}: a link leads out of the project root`, {
+      path,
+      root,
+    });
+  };
+  const at = await locate(root, dir);
+  if (!at.inside_root) refuse(dir);
+  const entries = (() => {
+    try {
+      return readdirSync(join(root, dir), { withFileTypes: true });
+    } catch {
+      return []; // absent, or not a directory: nothing is read through it
+    }
+  })();
+  for (const entry of entries)
+    if (entry.isSymbolicLink() && !(await locate(root, `${dir}/${entry.name}`)).inside_root)
+      refuse(`${dir}/${entry.name}`);
 };
 
 /**

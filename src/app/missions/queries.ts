@@ -1,11 +1,10 @@
 import { join } from 'node:path';
 import { MAX_ACTIVE_LANES } from '../../commands/missions/decide-day.js';
-import { activeLanes, liveLeases } from '../../commands/missions/desk-state.js';
+import { activeLanes, itemsOf, lastOf, liveLeases } from '../../commands/missions/desk-state.js';
 import { missionsError } from '../../commands/missions/errors.js';
 import type { CallRef, Caller, MissionsCore, ProjectRef } from './index.js';
 import { ARTIFACT_DIR, artifactDrift, readArtifactFiles, renderArtifacts } from './artifacts.js';
-import { inProject } from './paths.js';
-import { own } from '../../events/own.js';
+import { inProject, refuseLinkedArtifacts } from './paths.js';
 
 /** hai_read_artifacts waits this long for the files to be written up to the log's head. */
 const ARTIFACT_WAIT_MS = 2_000;
@@ -17,14 +16,20 @@ export const queryOps = (core: MissionsCore) => {
     const failed = core.artifactFailure(projectId);
     return failed ? { reason: failed.reason, at: failed.at } : null;
   };
-  const at = async (ref: CallRef, caller: Caller) => {
+  /** The project a read names, refused when its artifact directory links out of it. */
+  const reachable = async (ref: CallRef, caller: Caller) => {
     const project = await resolve(ref, caller);
+    if (project.root !== null) await refuseLinkedArtifacts(project.root, ARTIFACT_DIR);
+    return project;
+  };
+  const at = async (ref: CallRef, caller: Caller) => {
+    const project = await reachable(ref, caller);
     return { project, desk: await core.view(project.project_id) };
   };
 
   const status = async (ref: ProjectRef, caller: Caller) => {
     const { project, desk } = await at(ref, caller);
-    const mission = desk.active_mission_id ? own(desk.missions, desk.active_mission_id)! : null;
+    const mission = desk.active_mission_id ? desk.missions.get(desk.active_mission_id)! : null;
     const t = now();
     return {
       project,
@@ -34,8 +39,8 @@ export const queryOps = (core: MissionsCore) => {
         focus_id: desk.focus_id,
         active_lanes: activeLanes(desk),
         max_active_lanes: MAX_ACTIVE_LANES,
-        inbox_count: desk.inbox.length,
-        parked_count: desk.parked.length,
+        inbox_count: desk.inbox.size,
+        parked_count: desk.parked.size,
         active_mission: mission && {
           mission_id: mission.mission_id,
           contract_version: mission.contract_version,
@@ -46,7 +51,7 @@ export const queryOps = (core: MissionsCore) => {
           ? liveLeases(desk, mission.mission_id, t).map((l) => l.session_id)
           : [],
         next_step: { accepted: desk.next_step !== null, proposed: desk.proposal !== null },
-        pending_owner_challenges: Object.values(desk.challenges).filter(
+        pending_owner_challenges: [...desk.challenges.values()].filter(
           (c) => c.status === 'pending' && c.expires_at > t,
         ).length,
       },
@@ -84,7 +89,8 @@ export const queryOps = (core: MissionsCore) => {
   };
 
   const getNextStep = async (ref: ProjectRef, caller: Caller) => {
-    const { project, desk } = await at(ref, caller);
+    const project = await reachable(ref, caller);
+    const desk = (await core.viewHead(project.project_id)) ?? { next_step: null, proposal: null };
     return {
       project,
       value: {
@@ -125,11 +131,11 @@ export const queryOps = (core: MissionsCore) => {
     const via = checkpointId ? { via: { kind: 'checkpoint' as const, id: checkpointId } } : {};
     const { project, desk } = await at({ ...ref, ...via }, caller);
     const cp = checkpointId
-      ? desk.checkpoints.find((c) => c.checkpoint_id === checkpointId)
-      : desk.checkpoints.at(-1);
+      ? itemsOf(desk.checkpoints).find((c) => c.checkpoint_id === checkpointId)
+      : lastOf(desk.checkpoints);
     if (checkpointId && !cp)
       throw missionsError('invalid_args', 'no such checkpoint', { checkpoint_id: checkpointId });
-    const mission = desk.active_mission_id ? own(desk.missions, desk.active_mission_id)! : null;
+    const mission = desk.active_mission_id ? desk.missions.get(desk.active_mission_id)! : null;
     const advice = !cp
       ? 'No checkpoint yet: call hai_status, then hai_checkpoint once you know where you are.'
       : cp.mission_id && (!mission || mission.mission_id !== cp.mission_id)

@@ -39,7 +39,7 @@ export const recontractOps = (core: MissionsCore) => {
       { ...ref, via: { kind: 'mission', id: args.mission_id } },
       caller,
     );
-    const current = (await core.desk(project.project_id)).missions[args.mission_id];
+    const current = (await core.desk(project.project_id)).missions.get(args.mission_id);
     const asked = recontractChanges(current?.contract, args.changes);
     const paths = asked.constraints?.allowed_paths;
     requireReviewed(

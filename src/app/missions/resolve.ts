@@ -46,7 +46,7 @@ export const callResolver = (app: App, mounts: MissionsMounts) => {
     // a call resolved by its session works on the lease's device, unless it names one
     const leased =
       via.kind === 'session' && deviceId === undefined
-        ? ((await read().desk(project_id)).leases[via.id]?.device_id ?? undefined)
+        ? ((await read().desk(project_id)).leases.get(via.id)?.device_id ?? undefined)
         : undefined;
     const device_id = deviceId ?? leased;
     try {

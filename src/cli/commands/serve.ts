@@ -149,6 +149,11 @@ export const serveCommand = (): Command =>
               requireAuth: flags.requireAuth ?? false,
               readOnly: flags.readOnly ?? false,
               mounted: registry().surfaces.map((s) => s.name),
+              sets: Object.fromEntries(
+                registry()
+                  .surfaces.filter((s) => s.tiers.length > 1)
+                  .map((s) => [s.name, s.tiers]),
+              ),
               ...checkoutInfo(),
             }),
           );

@@ -16,6 +16,7 @@ import type {
   WorkPackageResultSubmitted,
   WorkPackageStatus,
 } from '../../events/governance/index.js';
+import { Snapshots } from '../snapshots.js';
 
 /**
  * The work package aggregate as its stream folds it. Reviews, links and the gate live in the
@@ -288,4 +289,13 @@ export const requireStatus = (
 export const onPackage = (state: WorkPackage) => ({
   project_id: state.project_id,
   work_package_id: state.work_package_id,
+});
+
+// Snapshots of a work package: reviews, links, gate (src/commands/snapshots.ts): bump `version` whenever evolveWorkPackage or the state's
+// shape changes, so snapshots of the old fold are ignored and streams folded again.
+Snapshots.declare({
+  name: 'governance.work_package',
+  version: 1,
+  evolve: evolveWorkPackage,
+  initialState: initialWorkPackage,
 });

@@ -18,6 +18,7 @@ import {
   type IntentTaskStarted,
 } from '../../events/intent/index.js';
 import { PersistentMap } from '../persistent-map.js';
+import { Snapshots } from '../snapshots.js';
 
 /**
  * What the log hands a fold beside the event: the envelope's `actor_id` of a stored event
@@ -231,3 +232,12 @@ export const evolveTask = (state: TaskState, event: IntentEvent): TaskState => {
 /** A user-explicit claim: only the user's own direct word may displace it. */
 export const isUserExplicit = (claim: ClaimState): boolean =>
   claim.body.epistemic_status === 'explicit';
+
+// Snapshots of a task: its claims, candidates and graph (src/commands/snapshots.ts): bump `version` whenever evolveTask or the state's
+// shape changes, so snapshots of the old fold are ignored and streams folded again.
+Snapshots.declare({
+  name: 'intent.task',
+  version: 1,
+  evolve: evolveTask,
+  initialState: initialTask,
+});

@@ -14,6 +14,7 @@ import {
   checkReplacementAuthority,
   checkShape,
 } from './claim-rules.js';
+import { Snapshots } from '../snapshots.js';
 import { decideImport, type ImportData } from './import-decision.js';
 import { intentError, taskNotFound } from './errors.js';
 import { decideRecovery, type RecoveryCommand } from './recovery.js';
@@ -351,8 +352,11 @@ const decideUnsealed = (command: TaskCommand, state: TaskState): IntentEvent[] =
   }
 };
 
-export const taskDecider: Decider<TaskState, TaskCommand, IntentEvent> = {
-  decide: decideTask,
-  evolve: evolveTask,
-  initialState: initialTask,
-};
+/**
+ * Snapshots of a task's state (src/commands/snapshots.ts): bump `version` whenever evolveTask or
+ * TaskState's shape changes. 1: claims, candidates and deleted refs in maps (issue 39).
+ */
+export const taskDecider: Decider<TaskState, TaskCommand, IntentEvent> = Snapshots.of(
+  { decide: decideTask, evolve: evolveTask, initialState: initialTask },
+  { name: 'intent.task', version: 1 },
+);

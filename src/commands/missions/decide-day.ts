@@ -3,8 +3,7 @@ import type { DeskCommandOf } from './desk-commands.js';
 import type { DeskEvent } from './desk-events.js';
 import { activeLanes, type Desk } from './desk-state.js';
 import { missionsError } from './errors.js';
-import { changeFingerprint, decideGate } from './owner-gate.js';
-import { own } from '../../events/own.js';
+import { changeFingerprint, decideGate, requireApprovalAttempt } from './owner-gate.js';
 
 /** The day around missions: lanes, inbox and parking, intake and distill, next steps, checkpoints. */
 
@@ -12,7 +11,7 @@ export const MAX_ACTIVE_LANES = 2;
 
 export const setFocus = (desk: Desk, cmd: DeskCommandOf<'SetFocus'>): DeskEvent[] => {
   const active = activeLanes(desk);
-  const lane = own(desk.lanes, cmd.focus_id);
+  const lane = desk.lanes.get(cmd.focus_id);
   if (cmd.status === 'ACTIVE' && lane?.status !== 'ACTIVE' && active.length >= MAX_ACTIVE_LANES)
     throw missionsError(
       'max_active_lanes',
@@ -44,10 +43,10 @@ export const park = (desk: Desk, cmd: DeskCommandOf<'Park'>): DeskEvent[] => {
 };
 
 export const parkItem = (desk: Desk, cmd: DeskCommandOf<'ParkItem'>): DeskEvent[] => {
-  if (!own(desk.missions, cmd.mission_id))
+  if (!desk.missions.get(cmd.mission_id))
     throw missionsError('invalid_args', 'no such mission', { mission_id: cmd.mission_id });
   if (!cmd.rationale.trim()) throw missionsError('invalid_args', 'parking needs a rationale');
-  if (desk.leases[cmd.origin_session_id]?.mission_id !== cmd.mission_id)
+  if (desk.leases.get(cmd.origin_session_id)?.mission_id !== cmd.mission_id)
     throw missionsError('invalid_args', 'origin_session_id must belong to the stated mission', {
       origin_session_id: cmd.origin_session_id,
       mission_id: cmd.mission_id,
@@ -79,7 +78,7 @@ export const distill = (desk: Desk, cmd: DeskCommandOf<'Distill'>): DeskEvent[] 
         `${field} must be a single item (no bundled multi-line plan); park the rest`,
         { field },
       );
-  const found = own(desk.intakes, cmd.intake_id);
+  const found = desk.intakes.get(cmd.intake_id);
   if (!found) throw missionsError('invalid_args', 'no such intake', { intake_id: cmd.intake_id });
   if (found.distilled)
     throw missionsError('invalid_args', 'this intake was distilled already', {
@@ -125,6 +124,7 @@ export const proposeNextStep = (desk: Desk, cmd: DeskCommandOf<'ProposeNextStep'
 
 export const acceptNextStep = (desk: Desk, cmd: DeskCommandOf<'AcceptNextStep'>): DeskEvent[] => {
   const content = cmd.content ?? desk.proposal?.content;
+  if (content === undefined) requireApprovalAttempt(cmd.gate, 'hai_accept_next_step');
   if (content === undefined)
     throw missionsError(
       'no_proposal',
@@ -145,7 +145,7 @@ export const acceptNextStep = (desk: Desk, cmd: DeskCommandOf<'AcceptNextStep'>)
 };
 
 export const checkpoint = (desk: Desk, cmd: DeskCommandOf<'Checkpoint'>): DeskEvent[] => {
-  const mission = desk.active_mission_id ? own(desk.missions, desk.active_mission_id) : undefined;
+  const mission = desk.active_mission_id ? desk.missions.get(desk.active_mission_id) : undefined;
   const data = {
     project_id: desk.project_id,
     checkpoint_id: cmd.checkpoint_id,

@@ -3,7 +3,6 @@ import type { DeskEvent } from './desk-events.js';
 import { liveLeases, type Desk, type Lease } from './desk-state.js';
 import { missionsError } from './errors.js';
 import { activeMission } from './decide-mission.js';
-import { own } from '../../events/own.js';
 
 /**
  * Session leases: a time-bounded right to work on one contract version. Capacity is decided on
@@ -72,7 +71,7 @@ export const authorizeSession = (
  * to a contract version that is no longer current.
  */
 export const validLease = (desk: Desk, sessionId: string, now: string): Lease => {
-  const lease = own(desk.leases, sessionId);
+  const lease = desk.leases.get(sessionId);
   if (!lease)
     throw missionsError('invalid_args', `session not found: ${sessionId}`, {
       session_id: sessionId,

@@ -27,7 +27,7 @@ const reviewRequired = (body: ContractBody) => {
 };
 
 export const activeMission = (desk: Desk, missionId: string, version?: number): Mission => {
-  const mission = own(desk.missions, missionId);
+  const mission = desk.missions.get(missionId);
   if (!mission || mission.status !== 'active')
     throw missionsError('mission_not_active', 'the mission is not active', {
       mission_id: missionId,

@@ -1,9 +1,8 @@
 import { canonicalJson, sha256Hex } from '../../events/codec.js';
 import type { GatePassed } from '../../events/missions/index.js';
-import type { Challenge, Desk } from './desk-state.js';
+import { challengeById, type Challenge, type Desk } from './desk-state.js';
 import type { DeskEvent } from './desk-events.js';
 import { missionsError } from './errors.js';
-import { own } from '../../events/own.js';
 
 /**
  * The owner gate, decided purely. The service makes what needs I/O (a random code, its salt,
@@ -92,7 +91,7 @@ const ask = (
   fingerprint: string,
   now: string,
 ): GateDecision => {
-  const pending = live(own(desk.challenges, fingerprint), now);
+  const pending = live(desk.challenges.get(fingerprint), now);
   if (pending)
     throw missionsError(
       'owner_gate_required',
@@ -118,7 +117,7 @@ const present = (
   code: string,
   now: string,
 ): GateDecision => {
-  const challenge = live(own(desk.challenges, fingerprint), now);
+  const challenge = live(desk.challenges.get(fingerprint), now);
   if (!challenge)
     throw missionsError(
       'no_pending_challenge',
@@ -146,6 +145,32 @@ const present = (
   return { passed: false, events: [rejected, cancelled] };
 };
 
+const requireOwnerRole = (input: GateInput, operation: string): void => {
+  if (!input.caller.owner)
+    throw missionsError(
+      'owner_role_required',
+      'only an owner of this project (missions role owner) makes owner-gated changes',
+      { actor_id: input.caller.actor_id, required_role: 'owner', operation },
+    );
+};
+
+/**
+ * For a gated change with nothing to approve yet (an accept with nothing proposed): refuses,
+ * before the missing subject is named, a call that carries no approval at all (ack_legacy:
+ * owner_ack=true and a reason; nonce: a code), as HAI-MCP's gate answers first. No challenge is
+ * issued: a code binds an exact change, and there is none.
+ */
+export const requireApprovalAttempt = (input: GateInput, operation: string): void => {
+  requireOwnerRole(input, operation);
+  if (input.mode === 'ack_legacy') legacy(input);
+  else if (input.owner_code === null)
+    throw missionsError(
+      'owner_gate_required',
+      'nothing is proposed yet: propose a next step (hai_propose_next_step) or pass content, then the owner approves it with a one-time code',
+      { gate: 'nonce', status: 'nothing_proposed', operation },
+    );
+};
+
 /** Decides the gate for one change; throws when nothing is to be written. */
 export const decideGate = (
   desk: Desk,
@@ -154,12 +179,7 @@ export const decideGate = (
   fingerprint: string,
   now: string,
 ): GateDecision => {
-  if (!input.caller.owner)
-    throw missionsError(
-      'owner_role_required',
-      'only an owner of this project (missions role owner) makes owner-gated changes',
-      { actor_id: input.caller.actor_id, required_role: 'owner', operation },
-    );
+  requireOwnerRole(input, operation);
   if (input.mode === 'ack_legacy') return legacy(input);
   if (input.owner_code === null) return ask(desk, input, operation, fingerprint, now);
   return present(desk, input, fingerprint, input.owner_code, now);
@@ -174,9 +194,7 @@ export const gateRefusal = (desk: Desk, events: readonly DeskEvent[]) => {
     (e) => e.type.startsWith('owner_challenge.') && e.type !== 'owner_challenge.consumed',
   );
   if (!gateEvent || events.some((e) => e.type === 'owner_challenge.consumed')) return undefined;
-  const challenge = Object.values(desk.challenges).find(
-    (c) => c.challenge_id === (gateEvent.data as { challenge_id: string }).challenge_id,
-  );
+  const challenge = challengeById(desk, (gateEvent.data as { challenge_id: string }).challenge_id);
   if (!challenge) return undefined;
   if (gateEvent.type === 'owner_challenge.issued')
     return missionsError(

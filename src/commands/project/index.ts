@@ -13,6 +13,7 @@ import {
 import { forbidden, invalidArgument, invalidState, notFound } from '../errors.js';
 import { principalId, type Principal } from '../principal.js';
 import { own } from '../../events/own.js';
+import { Snapshots } from '../snapshots.js';
 
 export type ProjectEvent =
   | EventOf<typeof ProjectCreated>
@@ -200,8 +201,8 @@ const evolve = (state: Project, event: ProjectEvent): Project => {
   }
 };
 
-export const projectDecider: Decider<Project, ProjectCommand, ProjectEvent> = {
-  decide,
-  evolve,
-  initialState: initialProject,
-};
+export const projectDecider: Decider<Project, ProjectCommand, ProjectEvent> = Snapshots.of(
+  { decide, evolve, initialState: initialProject },
+  // bump whenever evolve or the project's shape changes (src/commands/snapshots.ts)
+  { name: 'project.project', version: 1 },
+);

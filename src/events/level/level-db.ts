@@ -11,6 +11,16 @@ export type LevelDb = AbstractLevel<string | Buffer | Uint8Array, Buffer, Buffer
 
 const options = { keyEncoding: 'buffer', valueEncoding: 'buffer' } as const;
 
+/**
+ * Table files LevelDB keeps open (its default: 1,000). It reads an open table through mmap, so
+ * every page of one read counts in the process's resident memory (VmHWM) while the table stays
+ * open: a replay of a 1,000,000-event log, reading every table, peaked at 1.3 GB resident, and
+ * iterating it alone at 581 MB, of which 139 MB were its own (bench/RESULTS.md, session 16). Tables are ~2 MB, so 50 of them map at most ~100 MB; one
+ * closed is opened again when read (its index and filter blocks: a few KB). Measured on a
+ * 200,000-event replay: the same CPU with 40 as with 1,000, VmHWM 363 MB instead of 405.
+ */
+const MAX_OPEN_TABLES = 50;
+
 /** The store closes, then its lock goes: never the other way round (level-lock.ts). */
 const releasingOnClose = (db: LevelDb, lock: StoreLock): LevelDb => {
   const close = db.close.bind(db);
@@ -53,7 +63,10 @@ export const openClassicLevel = async (
         const gone = (error as { code?: unknown }).code === 'ENOENT';
         throw gone && !lock.exclusive ? vanished(real, error) : error;
       });
-    const db = new ClassicLevel<Buffer, Buffer>(real, options);
+    const db = new ClassicLevel<Buffer, Buffer>(real, {
+      ...options,
+      maxOpenFiles: MAX_OPEN_TABLES,
+    });
     await db.open();
     return releasingOnClose(db, lock);
   } catch (error) {

@@ -182,7 +182,7 @@ export const levelEventLog = async (
         folds.clear();
         await keeper.invalidate();
       }),
-    models: levelModelStore(db, reader.keysOf),
+    models: levelModelStore(db, reader.keysOf, undefined, reader.shreds),
     snapshots: snapshotAccess(snapshots, keeper),
     writeFault: async () => writeFault?.(),
     async close() {

@@ -37,6 +37,8 @@ export const levelModelStore = (
   keys: ModelKeys = noKeys,
   /** reads see this snapshot of `db` (a past state kept while the database moves on) */
   snapshot?: AbstractSnapshot,
+  /** the count of content keys destroyed, where every shred is seen (ModelStore.keyGeneration) */
+  keyGeneration?: () => number,
 ): ModelStore => {
   const read = snapshot ? { snapshot } : {};
   /** Values as readers get them: sealed ones opened, undefined once their key is gone. */
@@ -91,5 +93,6 @@ export const levelModelStore = (
     async clear(prefix: string) {
       await db.clear(Keys.modelPrefix(prefix));
     },
+    ...(keyGeneration ? { keyGeneration } : {}),
   };
 };

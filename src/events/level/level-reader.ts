@@ -69,6 +69,8 @@ export const levelReader = (db: LevelDb, catalog: Catalog) => {
       shreds++;
       contentKeys.set(subject, null);
     },
+    /** how many keys forgetKey destroyed: moves with every shred */
+    shreds: () => shreds,
     view,
     /** the content keys of these subjects (undefined once shredded), looked up once each */
     keysOf: async (subjects: Iterable<string>): Promise<KeyLookup> => {

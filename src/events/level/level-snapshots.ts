@@ -1,6 +1,6 @@
 import { decode, encode } from '../codec.js';
 import { newSubjectKey } from '../sealing.js';
-import type { SnapshotStore, StoredSnapshot } from '../snapshots/snapshot-store.js';
+import type { SnapshotInfo, SnapshotStore, StoredSnapshot } from '../snapshots/snapshot-store.js';
 import { Keys } from './keys.js';
 import { compact, getNow, type LevelDb } from './level-db.js';
 
@@ -39,6 +39,16 @@ export const levelSnapshots = (db: LevelDb): SnapshotStore => {
       const range = Keys.snapshotRange();
       await db.clear(range);
       await compact(db, range.gte, range.lt);
+    },
+    async list() {
+      const out: SnapshotInfo[] = [];
+      for await (const [k, v] of db.iterator(Keys.snapshotRange())) {
+        if (k.length === 1) continue;
+        const [name, stream] = k.subarray(1).toString().split('\u0000') as [string, string];
+        const { at, version, sealed, body } = decode<Row>(v);
+        out.push({ name, stream, at, version, sealed, bytes: body.byteLength });
+      }
+      return out;
     },
     async count() {
       let n = 0;

@@ -67,6 +67,20 @@ export const pgSnapshots = (pool: pg.Pool, schema: string): SnapshotStore => {
       await pool.query(clearSnapshotsSql(s));
       await pool.query(`VACUUM ${s}.snapshots, ${s}.snapshot_key`);
     },
+    async list() {
+      const { rows } = await pool.query<Row & { name: string; stream_name: string; bytes: number }>(
+        `SELECT name, stream_name, at, version, sealed, octet_length(body) AS bytes
+         FROM ${s}.snapshots ORDER BY name, stream_name`,
+      );
+      return rows.map((r) => ({
+        name: r.name,
+        stream: r.stream_name,
+        at: Number(r.at),
+        version: r.version,
+        sealed: r.sealed,
+        bytes: r.bytes,
+      }));
+    },
     async count() {
       const { rows } = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${s}.snapshots`);
       return Number(rows[0]!.n);

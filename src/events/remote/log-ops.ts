@@ -55,6 +55,13 @@ export const logOps = {
   'log.shred': (log: EventLog, a: { subject: string }) => log.shred(a.subject),
   // msgpack has no undefined: a store without a fault answers null
   'log.writeFault': async (log: EventLog) => (await log.writeFault?.()) ?? null,
+  // a store that keeps no snapshots answers as an empty one
+  'snapshots.get': async (log: EventLog, a: { name: string; stream: string }) =>
+    (await log.snapshots?.get(a.name, a.stream)) ?? null,
+  'snapshots.list': async (log: EventLog) => (await log.snapshots?.list()) ?? [],
+  'snapshots.count': async (log: EventLog) => (await log.snapshots?.count()) ?? 0,
+  'snapshots.clear': async (log: EventLog) => log.snapshots?.clear(),
+  'snapshots.settled': async (log: EventLog) => log.snapshots?.settled(),
   'models.get': (log: EventLog, a: { key: string }) => log.models.get<unknown>(a.key),
   'models.getMany': (log: EventLog, a: { keys: string[] }) => log.models.getMany<unknown>(a.keys),
   'models.range': (log: EventLog, a: ModelRange) => log.models.range<unknown>(a),

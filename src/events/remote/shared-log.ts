@@ -93,6 +93,13 @@ export const sharedEventLog = async <Ops extends WriterOps>(
     shred: (subject) => run('log.shred', { subject }),
     writeFault: async () => (await run('log.writeFault', undefined)) ?? undefined,
     models,
+    snapshots: {
+      get: async (name, stream) => (await run('snapshots.get', { name, stream })) ?? undefined,
+      list: () => run('snapshots.list', undefined),
+      count: () => run('snapshots.count', undefined),
+      clear: () => run('snapshots.clear', undefined),
+      settled: () => run('snapshots.settled', undefined),
+    },
     close: keeper.close,
     call: async (op, args) => (await keeper.invoke(op, () => args)) as OpResult<Ops[typeof op]>,
     role: keeper.role,

@@ -9,9 +9,10 @@ import type { SnapshotStore, StoredSnapshot } from './snapshot-store.js';
 export type SnapshotPolicy = { every: number; slowMs: number; enabled: boolean };
 
 // INTENTLOG_SNAPSHOTS=off: neither read nor write (every answer is the same; loads fold from the
-// first event, as the bench compares). Every 100 events keeps a load's tail under ~1 ms of folding.
+// first event, as the bench compares). Every 100 events keeps a load's tail under ~1 ms of folding;
+// INTENTLOG_SNAPSHOT_EVERY changes it (the property test writes one per load).
 export const defaultSnapshotPolicy = (): SnapshotPolicy => ({
-  every: 100,
+  every: Number(process.env.INTENTLOG_SNAPSHOT_EVERY ?? 100) || 100,
   slowMs: 20,
   enabled: process.env.INTENTLOG_SNAPSHOTS !== 'off',
 });
@@ -128,6 +129,7 @@ const openedBody = (key: Uint8Array, body: Uint8Array): Uint8Array => {
 export type SnapshotAccess = {
   get: SnapshotStore['get'];
   count: SnapshotStore['count'];
+  list: SnapshotStore['list'];
   /** drops every snapshot (a cache: no answer changes) */
   clear(): Promise<void>;
   /** resolves once the writes asked for so far are done */
@@ -137,6 +139,7 @@ export type SnapshotAccess = {
 export const snapshotAccess = (store: SnapshotStore, keeper: SnapshotKeeper): SnapshotAccess => ({
   get: (name, stream) => store.get(name, stream),
   count: () => store.count(),
+  list: () => store.list(),
   clear: () => keeper.invalidate(),
   settled: () => keeper.settled(),
 });

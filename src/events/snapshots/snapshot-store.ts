@@ -14,6 +14,8 @@ export type StoredSnapshot = {
   body: Uint8Array;
 };
 
+export type SnapshotInfo = Omit<StoredSnapshot, 'body' | 'tag'> & { bytes: number };
+
 /**
  * Where a store keeps snapshots (LevelDB and memory: a keyspace of the log's database;
  * PostgreSQL: tables of its schema). A cache, never truth: `clear` may drop any of them at any
@@ -27,6 +29,8 @@ export interface SnapshotStore {
   key(create: boolean): Promise<Uint8Array | undefined>;
   /** drops every snapshot and the key (a shred, an import): no sealed state survives it */
   clear(): Promise<void>;
-  /** how many snapshots are kept (for tests and `projections status`) */
+  /** how many snapshots are kept */
   count(): Promise<number>;
+  /** what is kept, without the states (tests, an operator's look) */
+  list(): Promise<SnapshotInfo[]>;
 }

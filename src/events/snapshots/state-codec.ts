@@ -87,14 +87,21 @@ const objectToWire = (value: object): unknown => {
   return out;
 };
 
+// The decoded tree is this codec's own: plain objects and arrays are restored in place.
 const fromWire = (value: unknown): unknown => {
   if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map(fromWire);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = fromWire(value[i]);
+    return value;
+  }
   if (value instanceof Uint8Array) return value;
   if (TAG in value) return fromTagged(value as Tagged);
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = fromWire(v);
-  return out;
+  const object = value as Record<string, unknown>;
+  for (const k in object) {
+    const member = object[k];
+    if (member !== null && typeof member === 'object') object[k] = fromWire(member);
+  }
+  return object;
 };
 
 const entries = (v: unknown) =>

@@ -295,8 +295,8 @@ export const governanceSurface: Surface = {
     'reviewed and gated; decisions, escalations and baselines are recorded. Start with ' +
     'list_pending_actions. Every change takes an idempotency_key: the same key with the same ' +
     'arguments replays the first answer and appends nothing; with other arguments it is a ' +
-    'conflict. Failures carry error.code ' +
-    '(forbidden, not_found, invalid_argument, invalid_state, conflict).',
+    'conflict. A failure is ok:false with error {code, message, details}, ' +
+    'code one of forbidden, not_found, invalid_argument, invalid_state, conflict.',
   tiers: ['all'],
   defaultTier: 'all',
   tools: [...projectTools, ...workTools, ...reviewTools, ...recordTools, ...feedTools],

@@ -12,17 +12,17 @@ import { Readable } from 'node:stream';
 const DRAIN_BYTES = 64 * 1024 * 1024;
 const DRAIN_MS = 10_000;
 
-const tooLargeBody = (max: number): string =>
-  JSON.stringify({
-    jsonrpc: '2.0',
-    id: null,
-    error: { code: -32000, message: `request body over ${max} bytes` },
-  });
+const errorBody = (message: string): string =>
+  JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message } });
 
-/** The 413 now; the end of the response, and so the connection's, once the body is in. */
-const refuse = (req: IncomingMessage, res: ServerResponse, max: number): void => {
-  const body = tooLargeBody(max);
-  res.writeHead(413, {
+/** What a refused request is answered: its status, message and headers besides. */
+export type Refusal = { status: number; message: string; headers?: Record<string, string> };
+
+/** The refusal now; the end of the response, and so the connection's, once the body is in. */
+export const refuse = (req: IncomingMessage, res: ServerResponse, refusal: Refusal): void => {
+  const body = errorBody(refusal.message);
+  res.writeHead(refusal.status, {
+    ...refusal.headers,
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(body),
     connection: 'close',
@@ -48,6 +48,17 @@ const refuse = (req: IncomingMessage, res: ServerResponse, max: number): void =>
   req.resume();
 };
 
+const tooLarge = (max: number): Refusal => ({
+  status: 413,
+  message: `request body over ${max} bytes`,
+});
+
+/**
+ * Bytes a request's body may hold, shared with other requests (admission.ts): `take` says
+ * whether there is room for `n` more, `give` returns them.
+ */
+export type BodyBudget = { take(n: number): boolean; give(n: number): void; refusal: Refusal };
+
 /**
  * The request as the SDK's adapter reads it (it takes any object with `method`, `url`, `headers`
  * that iterates its body), over bytes already read.
@@ -60,19 +71,29 @@ const readAgain = (req: IncomingMessage, chunks: Buffer[]): IncomingMessage =>
   }) as unknown as IncomingMessage;
 
 /**
- * Passes `req` on to `next` when its body is within `max` bytes, else answers 413 itself. A body
- * of declared length is refused before it is read (HTTP/1.1 frames it: it cannot grow past
- * its Content-Length); a chunked one is read up to the limit first.
+ * Passes `req` on to `next` when its body is within `max` bytes (and, given a budget, within the
+ * bytes it has room for), else answers the refusal itself. A body of declared length is refused
+ * before it is read (HTTP/1.1 frames it: it cannot grow past its Content-Length); a chunked one
+ * is read up to the limit first. The budget's bytes are given back when the response closes.
  */
 export const limitBody = (
   req: IncomingMessage,
   res: ServerResponse,
   max: number,
   next: (req: IncomingMessage) => void,
+  budget?: BodyBudget,
 ): void => {
+  let held = 0;
+  const hold = (n: number): boolean => {
+    if (budget && !budget.take(n)) return false;
+    held += n;
+    return true;
+  };
+  if (budget) res.once('close', () => budget.give(held));
   const declared = req.headers['content-length'];
   if (declared !== undefined) {
-    if (Number(declared) > max) refuse(req, res, max);
+    if (Number(declared) > max) refuse(req, res, tooLarge(max));
+    else if (!hold(Number(declared) || 0)) refuse(req, res, budget!.refusal);
     else next(req);
     return;
   }
@@ -85,9 +106,11 @@ export const limitBody = (
     req.off('error', stop);
   };
   const onData = (chunk: Buffer) => {
-    if ((size += chunk.length) <= max) return void chunks.push(chunk);
+    const within = (size += chunk.length) <= max;
+    if (within && hold(chunk.length)) return void chunks.push(chunk);
     stop();
-    refuse(req, res, max);
+    chunks.length = 0;
+    refuse(req, res, within ? budget!.refusal : tooLarge(max));
   };
   const onEnd = () => {
     stop();

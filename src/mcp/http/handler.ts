@@ -21,6 +21,7 @@ import { corsPolicy, type CorsPolicy } from './cors.js';
 import { jsonRpcError } from './responses.js';
 import { scanJsonDepth, TOO_DEEP_CODE, TOO_DEEP_MESSAGE } from '../json-depth.js';
 import { serverPool } from './pool.js';
+import type { SessionLimits } from './session-limits.js';
 import { sessionStore } from './sessions.js';
 
 /** One MCP endpoint: the servers it makes (one per request, or per session when stateful). */
@@ -50,6 +51,8 @@ export type McpHttpOptions = {
   routes?: readonly HttpRoute[];
   /** which browser pages may call (cors.ts); default: loopback pages only */
   cors?: CorsPolicy;
+  /** bounds of `stateful` sessions (session-limits.ts); default SESSION_LIMITS */
+  sessionLimits?: SessionLimits;
 };
 
 /** A handler for paths other than MCP's: a Response, or undefined to pass the request on. */
@@ -116,9 +119,10 @@ export const mcpHttpHandler = (options: McpHttpOptions): McpHttpHandler => {
   const { log } = options;
   const cors = options.cors ?? corsPolicy();
   const routes = new Map<McpEndpoint, ReturnType<typeof endpointRoute>>();
+  // one store for every endpoint: its limits are the process's
+  const sessions = options.stateful ? sessionStore(options.sessionLimits) : undefined;
   const endpointRoute = (endpoint: McpEndpoint) => ({
     endpoint,
-    sessions: options.stateful ? sessionStore(endpoint.factory) : undefined,
     pool: serverPool(endpoint.factory),
     modern: createMcpHandler(endpoint.factory, {
       legacy: 'reject',
@@ -135,7 +139,7 @@ export const mcpHttpHandler = (options: McpHttpOptions): McpHttpHandler => {
   };
 
   const post = async (
-    { sessions, pool, modern }: ReturnType<typeof routeOf>,
+    { endpoint, pool, modern }: ReturnType<typeof routeOf>,
     request: Request,
   ): Promise<Response> => {
     const body = await parseBody(request, options.maxBodyBytes);
@@ -149,7 +153,9 @@ export const mcpHttpHandler = (options: McpHttpOptions): McpHttpHandler => {
     if (auth instanceof Response) return auth;
     if (!(await isLegacyRequest(request, body)))
       return modern.fetch(request, { parsedBody: body, ...(auth ? { authInfo: auth } : {}) });
-    return sessions ? sessions.handle(request, body, auth) : pool.handle(request, body, auth);
+    return sessions
+      ? sessions.handle(endpoint.factory, request, body, auth)
+      : pool.handle(request, body, auth);
   };
 
   const other = async (request: Request): Promise<Response> => {
@@ -175,10 +181,18 @@ export const mcpHttpHandler = (options: McpHttpOptions): McpHttpHandler => {
     if (preflight) return preflight;
     const endpoint = options.endpointAt(new URL(request.url).pathname);
     if (!endpoint) return other(request);
-    const { sessions } = routeOf(endpoint);
     if (request.method === 'POST') return post(routeOf(endpoint), request);
-    if (sessions && (request.method === 'GET' || request.method === 'DELETE'))
-      return sessions.handle(request);
+    if (sessions && (request.method === 'GET' || request.method === 'DELETE')) {
+      // no body, no method: a token sent must be valid, and the session says whether one is due
+      const auth = await authorize(
+        request,
+        null,
+        options.authenticate,
+        options.requireAuthAll ?? false,
+      );
+      if (auth instanceof Response) return auth;
+      return sessions.handle(endpoint.factory, request, undefined, auth);
+    }
     return methodNotAllowed();
   };
 
@@ -204,10 +218,8 @@ export const mcpHttpHandler = (options: McpHttpOptions): McpHttpHandler => {
     async close() {
       closing = true;
       await drained;
-      for (const { sessions, modern } of routes.values()) {
-        await sessions?.close();
-        await modern.close();
-      }
+      await sessions?.close();
+      for (const { modern } of routes.values()) await modern.close();
     },
   };
 };

@@ -9,6 +9,7 @@ import {
 } from '../../commands/intent/input-checks.js';
 import { ExplicitBasis, FeedbackClass, type SourceKind } from '../../events/intent/index.js';
 import type { AnyTool } from '../tool.js';
+import { unadvertised } from '../unadvertised.js';
 import { intentTool, type IntentAnswer, type Scope } from './define.js';
 import { flatReplacement, oneOf, replacementOf } from './loop-forms.js';
 import * as S from './schemas.js';
@@ -65,19 +66,17 @@ export const claimTools: AnyTool[] = [
     name: 'intent_add_explicit',
     title: 'Add a user-explicit claim',
     description:
-      'Records an atomic statement the user directly expressed (basis direct_statement) or ' +
-      'confirmed (confirmed_candidate). The source must be a user event; tool output and ' +
-      'external results are evidence, never explicit. With basis confirmed_candidate and scope ' +
-      'long_term (or confirms_claim_id) it confirms a long-term candidate of the task instead, ' +
-      'only once it recurred in three distinct tasks of the project: the statement, in the ' +
-      'user’s words, becomes a new user-explicit long-term claim superseding the candidate.',
+      'Records what the user said (direct_statement) or confirmed (confirmed_candidate), from a ' +
+      'user event; tool output is evidence, never explicit. confirmed_candidate with scope ' +
+      'long_term (or confirms_claim_id) confirms a long-term candidate that recurred in three ' +
+      'tasks, in the user’s words.',
     args: {
       ...common,
       statement: S.Statement,
-      basis: ExplicitBasis.optional().describe('direct_statement or confirmed_candidate'),
-      confirmation_reason: ExplicitBasis.optional().describe('intent-loop’s name for basis'),
-      source_ref: S.AnySource.describe('a user_event: the user said or confirmed it'),
-      confirms_claim_id: S.ClaimId.optional().describe('the long-term candidate the user confirms'),
+      confirmation_reason: ExplicitBasis.optional(),
+      basis: unadvertised(ExplicitBasis.optional(), 'confirmation_reason'),
+      source_ref: S.AnySource.describe('a user_event'),
+      confirms_claim_id: S.ClaimId.optional().describe('the long-term candidate confirmed'),
       ...S.claimFields,
     },
     ...mutation,
@@ -118,8 +117,8 @@ export const claimTools: AnyTool[] = [
     name: 'intent_add_inference',
     title: 'Add an agent inference',
     description:
-      'Records what the agent infers the user wants, with a required confidence (0..1) and a ' +
-      'minimal source. It stays visibly inferred; a long-term inference waits as a candidate.',
+      'Records what you infer the user wants, with a confidence (0..1) and a minimal source. ' +
+      'It stays inferred; a long-term one waits as a candidate.',
     args: {
       ...common,
       statement: S.Statement,
@@ -136,16 +135,13 @@ export const claimTools: AnyTool[] = [
     name: 'intent_add_evidence',
     title: 'Add evidence',
     description:
-      'Records result feedback or tool/external evidence. Evidence stays evidence, however ' +
-      'compelling; only the user makes a claim explicit. Result feedback may carry its class ' +
-      '(feedback_class): keep, implementation_change, intent_change or uncertain.',
+      'Records result feedback or tool/external evidence, with its feedback_class for result ' +
+      'feedback. Evidence stays evidence; only the user makes a claim explicit.',
     args: {
       ...common,
       statement: S.Statement,
-      source_ref: S.AnySource.describe('tool_result, external_evidence, or user_event feedback'),
-      feedback_class: FeedbackClass.optional().describe(
-        'result feedback: keep, implementation_change, intent_change or uncertain',
-      ),
+      source_ref: S.AnySource,
+      feedback_class: FeedbackClass.optional(),
       ...S.claimFields,
     },
     ...mutation,
@@ -175,17 +171,13 @@ export const claimTools: AnyTool[] = [
     name: 'intent_mark_dispute',
     title: 'Mark a dispute',
     description:
-      'Records a disagreement between two or more claims (claim_ids), or a free-standing one ' +
-      '(no claim_ids). It does not choose a winner; the dispute stays until the user resolves it.',
+      'Records a disagreement between two or more claims (related_claim_ids), or a free-standing ' +
+      'one. It picks no winner: the user resolves it.',
     args: {
       ...common,
       statement: S.Statement,
-      claim_ids: z.array(S.ClaimId).max(50).optional(),
-      related_claim_ids: z
-        .array(S.ClaimId)
-        .max(50)
-        .optional()
-        .describe('intent-loop’s name for claim_ids'),
+      related_claim_ids: z.array(S.ClaimId).max(50).optional(),
+      claim_ids: unadvertised(z.array(S.ClaimId).max(50).optional(), 'related_claim_ids'),
       source_ref: S.AnySource,
       ...S.claimFields,
     },
@@ -205,16 +197,14 @@ export const claimTools: AnyTool[] = [
     name: 'intent_replace_claim',
     title: 'Replace claims',
     description:
-      'Atomically adds a corrected claim and supersedes one or more active claims of the task, ' +
-      'keeping their source history. A user-explicit claim is replaced only by a direct ' +
-      'user-explicit statement. The new claim is claim, or (intent-loop’s form) flat fields: ' +
-      'replacement_kind, statement, source_ref, confidence, confirmation_reason, ' +
-      'related_claim_ids, scope, facets.',
+      'Atomically adds a corrected claim (replacement_kind and its fields) and supersedes active ' +
+      'claims, keeping their history. A user-explicit claim is replaced only by the user’s own ' +
+      'direct statement.',
     args: {
       ...common,
       supersedes: z.array(S.ClaimId).min(1).max(50),
-      claim: S.ClaimSpec.optional(),
       ...flatReplacement,
+      claim: unadvertised(S.ClaimSpec.optional(), 'replacement_kind'),
     },
     ...mutation,
     run: (args, scope) => {
@@ -228,8 +218,8 @@ export const claimTools: AnyTool[] = [
     name: 'intent_invalidate',
     title: 'Invalidate a claim',
     description:
-      'Marks an active claim invalid, with a reason and a source; it leaves the current ' +
-      'snapshot. A user-explicit claim is invalidated only on a direct user event.',
+      'Marks an active claim invalid, with a reason and a source; it leaves the snapshot. A ' +
+      'user-explicit claim is invalidated only on a user event.',
     args: {
       ...common,
       claim_id: S.ClaimId,

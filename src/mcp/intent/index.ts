@@ -19,10 +19,14 @@ export const intentSurface: Surface = {
   name: 'intent',
   title: 'Intent claims of a coding task',
   instructions:
-    'intent: record what the user wants as claims with provenance. Start with intent_start_task ' +
-    '(the project is the host root, or pass project_root), then add claims by kind: explicit ' +
-    '(user said it), inference (with confidence), evidence, unknown, dispute. Read with ' +
-    'intent_get_snapshot. Never record tool output as explicit.',
+    'intent: record what the user wants as claims with provenance. Start with intent_start_task, ' +
+    'then add claims by kind: explicit (user said it), inference (with confidence), evidence, ' +
+    'unknown, dispute. Read with intent_get_snapshot. Never record tool output as explicit. ' +
+    'project_root is optional where the host names the project (Codex sandbox metadata, or ' +
+    'exactly one MCP client root); otherwise PROJECT_ROOT_REQUIRED asks for it. A statement is ' +
+    'one line: a multi-line or 4,000+ character text is refused as a prompt or transcript. ' +
+    'Every answer carries task_id; a failure is ok:false with error {code, message, details}, ' +
+    'code one of the contract’s (INVALID_ARGUMENT, PROJECT_ROOT_REQUIRED, TASK_NOT_FOUND, …).',
   tiers: ['all'],
   defaultTier: 'all',
   // the text block is the envelope's JSON, its shape unchanged (flat-envelope.ts)
@@ -43,6 +47,12 @@ export const intentSurface: Surface = {
     const task = (args as { task_id?: unknown } | undefined)?.task_id;
     return { task_id: typeof task === 'string' ? task : null };
   },
+  // a storage fault (a full or read-only disk: `details.cause` ENOSPC, EROFS…) is no lock that
+  // timed out: it keeps the kernel's `unavailable`, as every surface answers it (hardening.md)
+  errorCodeOf: (error) =>
+    error.code === 'unavailable' && typeof error.details.cause === 'string'
+      ? 'unavailable'
+      : undefined,
   errorCodes: {
     invalid_argument: 'INVALID_ARGUMENT',
     internal: 'INTERNAL_ERROR',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { toGraph } from '../../app/intent/io.js';
-import { signalOf, waiting } from '../../app/intent/long-term.js';
+import { signalOf } from '../../app/intent/long-term.js';
 import { IntentGraph } from '../../commands/intent/graph.js';
 import { intentError } from '../../commands/intent/errors.js';
 import { compactText } from '../../projections/intent/compact.js';
@@ -10,6 +10,7 @@ import { answer } from './claims.js';
 import { checkTarget, oneOf } from './loop-forms.js';
 import { intentTool, type Scope } from './define.js';
 import * as S from './schemas.js';
+import { unadvertised } from '../unadvertised.js';
 
 /** Candidates, export, import and delete. */
 
@@ -38,15 +39,15 @@ const Candidate = z.object({
 const summaryText = (
   scope: Scope,
   view: Exclude<Awaited<ReturnType<typeof viewOf>>, { mode: 'off' }>,
-) => compactText(snapshotOf(view.head, view.prepared(), scope.service.clock()));
+) => compactText(snapshotOf(view.head, view.index, scope.service.clock()));
 
 export const ioTools: AnyTool[] = [
   intentTool({
     name: 'intent_list_candidates',
     title: 'List candidates',
     description:
-      'Lists unconfirmed candidates of a task: Hook/result/history candidates (metadata only) and ' +
-      'long-term claims waiting for the three-task plus confirmation rule. Listing never promotes.',
+      'Lists a task’s unconfirmed candidates: Hook ones (metadata only) and long-term claims ' +
+      'waiting for three tasks and a confirmation. Listing never promotes.',
     args: { task_id: S.TaskId },
     output: z.union([z.object({ candidates: z.array(Candidate) }), S.OffStatus]),
     kind: 'query',
@@ -54,7 +55,7 @@ export const ioTools: AnyTool[] = [
       const view = await viewOf(scope, args.task_id);
       if (!('head' in view)) return { result: view, task_id: args.task_id, summary: 'task is off' };
       const longTerm = [];
-      for (const c of view.claims.filter(waiting))
+      for (const c of view.index.waiting())
         longTerm.push({
           candidate_id: c.body.claim_id,
           origin: 'long_term' as const,
@@ -78,17 +79,12 @@ export const ioTools: AnyTool[] = [
     name: 'intent_export',
     title: 'Export a task',
     description:
-      'Returns a compact human summary (format summary) or one portable versioned task graph ' +
-      '(format graph; JSON Schema in docs/intent-graph.schema.json) as structured content. ' +
-      'intent-loop’s form: detail portable (the default there) answers the graph itself, ' +
-      'ready to pass to intent_import as graph; detail summary the summary. Writes no file.',
+      'Returns a task as a short summary (the default) or, with detail portable, its versioned ' +
+      'graph, ready to pass to intent_import as graph. Writes no file.',
     args: {
       task_id: S.TaskId,
-      format: z.enum(['summary', 'graph']).optional().describe('summary (default) or graph'),
-      detail: z
-        .enum(['portable', 'summary'])
-        .optional()
-        .describe('intent-loop’s form: portable (the graph itself) or summary'),
+      detail: z.enum(['portable', 'summary']).optional().describe('default summary'),
+      format: unadvertised(z.enum(['summary', 'graph']).optional(), 'detail'),
     },
     output: z.union([
       z.object({
@@ -114,7 +110,8 @@ export const ioTools: AnyTool[] = [
             : {
                 format: 'summary' as const,
                 summary: summaryText(scope, view),
-                active_claim_count: view.claims.filter((c) => c.life === 'active').length,
+                // the active claims, waiting candidates included
+                active_claim_count: view.index.active + view.index.candidates,
               };
       return {
         result,
@@ -127,9 +124,8 @@ export const ioTools: AnyTool[] = [
     name: 'intent_import',
     title: 'Import a task graph',
     description:
-      'Validates a portable task graph and imports it into a task: fresh claim ids, provenance ' +
-      'explicit_import, relationships kept, labelled incomplete external history. It never ' +
-      'supersedes or merges the task’s own claims.',
+      'Validates a portable task graph and imports it into a task as incomplete external ' +
+      'history (fresh ids, relationships kept); never merges with the task’s own claims.',
     args: { task_id: S.TaskId, request_id: S.RequestId, graph: z.record(z.string(), z.unknown()) },
     output: z.union([
       z.object({
@@ -158,16 +154,13 @@ export const ioTools: AnyTool[] = [
     name: 'intent_delete',
     title: 'Delete a claim or a task',
     description:
-      'Physically deletes one claim (claim_id) or the whole task, after the exact confirmation ' +
-      'token: "DELETE CLAIM <claim_id>" or "DELETE TASK <task_id>". Content keys are destroyed ' +
-      '(crypto-shredding); the answer verifies views, exports and the bytes on disk.',
+      'Physically deletes one claim (claim_id) or the whole task, given the exact token the ' +
+      'user typed: "DELETE CLAIM <claim_id>" or "DELETE TASK <task_id>". The answer verifies ' +
+      'the bytes on disk.',
     args: {
       task_id: S.TaskId,
       claim_id: S.ClaimId.optional(),
-      target: z
-        .enum(['task', 'claim'])
-        .optional()
-        .describe('intent-loop’s form: what to delete; must agree with claim_id'),
+      target: z.enum(['task', 'claim']).optional().describe('must agree with claim_id'),
       confirmation: z.string().max(300),
       request_id: S.RequestId,
     },

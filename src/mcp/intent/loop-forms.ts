@@ -41,10 +41,7 @@ export const InitialExplicit = z
   )
   .max(12)
   .optional()
-  .describe(
-    'intent-loop form of `claims`: directly stated user claims, as strings (task hard ' +
-      'constraints) or {statement, scope, facets}; the server records their provenance',
-  );
+  .describe('what the user said: strings (task hard constraints) or {statement, scope, facets}');
 export type InitialExplicit = NonNullable<z.output<typeof InitialExplicit>>;
 
 /**
@@ -68,11 +65,7 @@ export const initialClaims = (initial: InitialExplicit, startRef: string): Claim
   });
 
 /** A task label: one line of at most 120 characters once redacted; echoed, never stored. */
-export const Label = z
-  .string()
-  .max(500)
-  .optional()
-  .describe('intent-loop: a short task label; echoed in the answer, not stored (docs/intent.md)');
+export const Label = z.string().max(500).optional().describe('a short label, echoed, not stored');
 export const checkLabel = (label: string | undefined): string | null => {
   if (label === undefined || label.trim() === '') return null;
   const { text } = redactSecrets(label.trim());
@@ -83,9 +76,7 @@ export const checkLabel = (label: string | undefined): string | null => {
 
 /** intent-loop's flat `intent_replace_claim`: the new claim's fields beside `supersedes`. */
 export const flatReplacement = {
-  replacement_kind: EpistemicStatus.optional().describe(
-    'intent-loop form: the new claim’s epistemic status, its fields flat beside supersedes',
-  ),
+  replacement_kind: EpistemicStatus.optional().describe('the new claim’s kind'),
   statement: S.Statement.optional(),
   source_ref: S.AnySource.optional(),
   confidence: z.number().min(0).max(1).optional(),

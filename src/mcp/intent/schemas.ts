@@ -17,35 +17,30 @@ export const ProjectRoot = z
   .min(1)
   .max(4096)
   .optional()
-  .describe(
-    'absolute path of the project directory; optional where the host names it (Codex sandbox ' +
-      'metadata, or exactly one MCP client root)',
-  );
-export const TaskId = z.uuid().describe('the task UUID intent_start_task returned');
+  .describe('absolute project directory');
+export const TaskId = z.uuid().describe('from intent_start_task');
 export const RequestId = z
   .string()
   .min(1)
   .max(200)
   .optional()
-  .describe('retry key: the same request_id with the same arguments answers once');
+  .describe('retry key: a repeat answers once');
 export const ClaimId = z.string().min(1).max(128);
 
 /** Statements and excerpts are redacted and capped (500 / 160) after this input bound. */
 const Text = (max: number, what: string) => z.string().trim().min(1).max(max).describe(what);
 export const Statement = Text(
   20_000,
-  'one atomic statement on one line: secrets are redacted, and it is capped at 500 ' +
-    'characters; a multi-line or 4,000+ character text is refused as a prompt or transcript',
+  'one atomic statement on one line (kept to 500 characters, secrets redacted)',
 );
 
 const sourceShape = {
-  event_id: z.string().min(1).max(200).optional().describe('the host event it came from'),
+  event_id: z.string().min(1).max(200).optional().describe('host event id'),
   sha256: z
     .string()
     .regex(/^[0-9a-f]{64}$/)
-    .optional()
-    .describe('sha256 (hex) of what it came from'),
-  excerpt: z.string().max(2000).optional().describe('a short excerpt; capped at 160 characters'),
+    .optional(),
+  excerpt: z.string().max(2000).optional().describe('kept to 160 characters'),
 };
 /** A source of the given kinds; it names an event_id or a sha256. */
 export const SourceOf = <K extends readonly [SourceKind, ...SourceKind[]]>(kinds: K) =>
@@ -61,8 +56,8 @@ export const AnySource = SourceOf(
 
 export const Facets = z.array(Facet).min(1).max(9);
 export const claimFields = {
-  role: ClaimRole.optional().describe('what the claim speaks to; defaults by kind'),
-  scope: ClaimScope.optional().describe('task (default), project, or long_term'),
+  role: ClaimRole.optional().describe('default by kind'),
+  scope: ClaimScope.optional().describe('default task'),
   facets: z.array(Facet).max(9).optional(),
 };
 

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { intentError, taskNotFound } from '../../commands/intent/errors.js';
 import { intentRef } from '../../events/intent/index.js';
+import { foldSpoolNow } from '../../app/intent/hook-keeper.js';
+import { quarantined } from '../../app/intent/hook-quarantine.js';
+import { INTENT_SNAPSHOT } from '../../projections/intent/snapshot.js';
 import { packageVersion } from '../server.js';
 import type { AnyTool } from '../tool.js';
 import { compactText } from '../../projections/intent/compact.js';
@@ -8,6 +11,7 @@ import { intentTool, type Scope } from './define.js';
 import * as L from './loop-forms.js';
 import * as S from './schemas.js';
 import { startTask } from './start.js';
+import { unadvertised } from '../unadvertised.js';
 
 /** The task-level tools: start, snapshot, candidates, mode, and the server's status. */
 
@@ -30,19 +34,16 @@ export const taskTools: AnyTool[] = [
     name: 'intent_start_task',
     title: 'Start or associate a task',
     description:
-      'Starts a task in the project of the current root, with up to 12 initial claims (claims, ' +
-      'or intent-loop’s initial_explicit: strings or {statement, scope, facets}, recorded as ' +
-      'said by the user) and an optional host session id, or associates with your existing ' +
-      'task task_id. mode private needs host_session_id; mode off takes no label or claims. ' +
-      'Returns the task UUID and its snapshot. A retry with the same request_id lands on the ' +
-      'same task.',
+      'Starts a task in the current root’s project, with up to 12 things the user said ' +
+      '(initial_explicit), or associates with your task task_id. Returns the task UUID and its ' +
+      'snapshot. mode private needs host_session_id; off takes no label or claims.',
     args: {
       task_id: S.TaskId.optional(),
       host_session_id: z.string().min(1).max(500).optional(),
       request_id: S.RequestId,
-      claims: z.array(S.ClaimSpec).max(12).optional(),
       initial_explicit: L.InitialExplicit,
-      mode: S.IntentMode.optional().describe('on (default), private or off'),
+      claims: unadvertised(z.array(S.ClaimSpec).max(12).optional(), 'initial_explicit'),
+      mode: S.IntentMode.optional().describe('default on'),
       label: L.Label,
     },
     output: z.object({
@@ -71,9 +72,8 @@ export const taskTools: AnyTool[] = [
     name: 'intent_get_snapshot',
     title: 'Get the task snapshot',
     description:
-      'Reads the capped current snapshot of a task: current claims (user-explicit first), open ' +
-      'unknowns, unresolved disputes with both sides, stale warnings, and where storage is. ' +
-      'Omitted items are counted, and no conflict is resolved to fit the cap.',
+      'Reads a task’s capped snapshot: current claims (user-explicit first), open unknowns, ' +
+      'disputes with both sides, stale warnings, storage. Omitted items are counted.',
     args: {
       task_id: S.TaskId,
       max_characters: z
@@ -82,7 +82,7 @@ export const taskTools: AnyTool[] = [
         .min(500)
         .max(8000)
         .optional()
-        .describe('intent-loop: a tighter character budget for the shown claims'),
+        .describe('a tighter budget for the shown claims'),
     },
     output: z.object({
       snapshot: SnapshotOrOff,
@@ -120,9 +120,9 @@ export const taskTools: AnyTool[] = [
     name: 'intent_set_mode',
     title: 'Set the task mode',
     description:
-      'Sets a task on, private or off. Private keeps semantic content in this server process ' +
-      'only (it needs host_session_id; a hashed marker is stored, and after a restart the task ' +
-      'fails closed until its mode is set again). Off records and reads nothing.',
+      'Sets a task on, private or off. Private (needs host_session_id) keeps content in this ' +
+      'server process only; after a restart the task fails closed until set again. Off records ' +
+      'and reads nothing.',
     args: {
       task_id: S.TaskId,
       mode: S.IntentMode,
@@ -157,11 +157,10 @@ export const statusTool = intentTool({
   name: 'intent_status',
   title: 'Intent status',
   description:
-    'Reports server and schema versions, the resolved storage directory, corruption status, and ' +
-    'over the tasks you may reach (yours; every one for SYSTEM) the real Hook candidate count, ' +
-    'task counts and private-control counts; given task_id, that task’s mode too. Returns no ' +
-    'claim content and creates no storage (an unknown root stays unknown).',
-  args: { task_id: S.TaskId.optional().describe('intent-loop: also report this task’s mode') },
+    'Reports versions, storage, corruption status, and over the tasks you may reach the Hook ' +
+    'candidate, task and private-control counts (given task_id, its mode too). No claim ' +
+    'content; creates no storage.',
+  args: { task_id: S.TaskId.optional() },
   output: z.object({
     server_version: z.string(),
     schema_version: z.number().int(),
@@ -177,6 +176,13 @@ export const statusTool = intentTool({
     hook_candidate_count: z.number().int(),
     tasks: z.object({ on: z.number(), private: z.number(), off: z.number(), deleted: z.number() }),
     private_control: z.object({ tasks_in_memory: z.number(), claims_in_memory: z.number() }),
+    hook_spool: z
+      .object({
+        quarantined: z.number().int(),
+        recent: z.array(z.object({ record: z.string(), reason: z.string(), at: z.string() })),
+      })
+      .optional()
+      .describe('Hook spool entries the writer set aside unfolded (and why), the newest last'),
     task: z
       .object({ task_id: z.string(), mode: S.IntentMode, candidate_count: z.number().int() })
       .optional(),
@@ -199,6 +205,11 @@ export const statusTool = intentTool({
   }),
   async run(args, scope) {
     const p = scope.call.project_id;
+    // a Hook that returned has spooled its record: fold it first, so it is counted
+    if (p !== '') {
+      await foldSpoolNow(scope.app);
+      await scope.app.waitFor(await scope.app.log.head(), [INTENT_SNAPSHOT]);
+    }
     const heads = p === '' ? [] : await scope.service.reads.tasks(scope.call);
     const ref = args.task_id === undefined ? undefined : intentRef(args.task_id);
     const named = heads.find((h) => h.task_id === args.task_id || h.task_ref === ref);
@@ -229,6 +240,7 @@ export const statusTool = intentTool({
           deleted: heads.filter((h) => h.deleted).length,
         },
         private_control: { tasks_in_memory: inMemory.tasks, claims_in_memory: inMemory.claims },
+        ...(scope.app.storeKind === 'memory' ? {} : { hook_spool: quarantined(scope.app.dataDir) }),
         ...(named
           ? {
               task: {

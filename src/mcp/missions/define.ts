@@ -3,6 +3,7 @@ import { Id } from '../../commands/ids.js';
 import type { Caller } from '../../app/missions/index.js';
 import { missions, type MissionsService } from '../../app/missions/service.js';
 import { sessionRoots } from '../client-roots.js';
+import { ProjectIdRef } from './schemas.js';
 import { Annotations, defineTool, type AnyTool, type ToolAnnotations } from '../tool.js';
 
 /**
@@ -23,19 +24,14 @@ export const optionalText = (max: number, what: string) =>
 
 /** How a call names its project; one of the two is required where a project is needed. */
 export const projectRef = {
-  project_path: z
-    .string()
-    .min(1)
-    .max(4096)
-    .optional()
-    .describe('absolute path of the project directory on this device'),
-  project_id: Id.optional().describe('a logical project bound with hai_bind_project'),
+  project_path: z.string().min(1).max(4096).optional().describe('absolute project directory'),
+  project_id: ProjectIdRef.optional().describe('or a project bound with hai_bind_project'),
   device_id: z
     .string()
     .min(1)
     .max(128)
     .optional()
-    .describe('this device’s id in the mount table (default: this host)'),
+    .describe('mount table device (default: this host)'),
 };
 
 /**
@@ -54,9 +50,9 @@ export const gateArgs = {
     .string()
     .max(64)
     .optional()
-    .describe('the one-time code the owner read (nonce gate); omit on the first call'),
-  owner_ack: ackFlag('ack_legacy gate only: true when the owner acknowledged'),
-  reason: optionalText(2000, 'why (required by the ack_legacy gate; recorded)'),
+    .describe('the owner’s one-time code; omit on the first call'),
+  owner_ack: ackFlag('ack_legacy gate: true when the owner acknowledged'),
+  reason: optionalText(2000, 'why (recorded; ack_legacy needs it)'),
 };
 
 /**
@@ -67,15 +63,11 @@ const madeId = (what: string) =>
   Id.refine((id) => !id.includes('/') && !id.includes('..'), {
     message: 'a malformed id (ids this server makes have no "/" or "..")',
   }).describe(what);
-export const MissionId = madeId('the mission id hai_open_mission returned');
-export const SessionId = madeId('the session id hai_authorize_session returned');
-export const IntakeId = madeId('the intake id hai_intake returned');
-export const CheckpointId = madeId('a checkpoint id hai_checkpoint returned');
-export const ContractVersion = z
-  .number()
-  .int()
-  .positive()
-  .describe('the contract version you act on');
+export const MissionId = madeId('from hai_open_mission');
+export const SessionId = madeId('from hai_authorize_session');
+export const IntakeId = madeId('from hai_intake');
+export const CheckpointId = madeId('from hai_checkpoint');
+export const ContractVersion = z.number().int().positive().describe('the version you act on');
 
 type Outcome<R> = {
   project: { project_id: string } | null;

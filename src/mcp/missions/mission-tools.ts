@@ -58,7 +58,7 @@ export const openMissionTool = (): AnyTool =>
     name: 'hai_open_mission',
     title: 'Open a mission',
     description:
-      'Opens a bounded mission with contract v1: objective, artifact, done_criteria [{id, description}], owner, non_goals, constraints {project_path | project_id, allowed_paths, capabilities, max_parallel_sessions}. A vague objective or a missing artifact answers review_required with issues[]; a second active mission in the project answers active_mission_exists.',
+      'Opens a bounded mission with its contract v1 (what is done when, who owns it, where it may work). A vague objective or no artifact answers review_required with issues[]; a second active mission in the project, active_mission_exists.',
     args: { objective, ...S.contractArgs },
     output: S.OpenedMission,
     kind: 'change',
@@ -123,7 +123,7 @@ export const missionTools: AnyTool[] = [
     name: 'hai_authorize_session',
     title: 'Authorize a session',
     description:
-      'Grants a time-bounded session lease on the exact contract version, for the criteria you work on. Wrong version: contract_version_mismatch; all slots taken: parallel_session_denied; a contract with a logical project_id needs device_id with a mount (device_mount_required). request_id makes a retry return the same lease.',
+      'Grants a time-bounded session lease on the exact contract version, for the criteria you work on. Wrong version: contract_version_mismatch; no slot left: parallel_session_denied; a project_id contract needs a mounted device_id (device_mount_required).',
     args: {
       ...projectRef,
       mission_id: MissionId,
@@ -231,7 +231,7 @@ export const missionTools: AnyTool[] = [
     description:
       'Mounts a local directory as a logical project on a device (owner_ack=true and a reason). Every path of the project is then resolved against this mount.',
     args: {
-      project_id: z.string().min(1).max(128),
+      project_id: S.ProjectSlug,
       device_id: text(128, 'the device'),
       local_path: text(4096, 'absolute directory on that device'),
       owner_ack: ackFlag('true: the owner acknowledged the bind'),

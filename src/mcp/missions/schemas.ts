@@ -7,8 +7,25 @@ import {
   RequiredAction,
 } from '../../events/missions/index.js';
 import { Id } from '../../commands/ids.js';
+import { unadvertised } from '../unadvertised.js';
 
 /** Inputs and results of the missions surface. */
+
+/**
+ * A project a call names by id: an id, never a path (`../evil` is refused as invalid_args, as
+ * HAI-MCP refuses it, before anything is looked up).
+ */
+export const ProjectIdRef = Id.refine((id) => !id.includes('/') && !id.includes('..'), {
+  message: 'a project id, not a path (no "/" or "..")',
+});
+
+/**
+ * A logical project's new name, as HAI-MCP's projects.json takes it: a lowercase slug
+ * (`^[a-z][a-z0-9-]{1,63}$`); `HAI-MCP` or `../evil` are invalid_args.
+ */
+export const ProjectSlug = z
+  .string()
+  .regex(/^[a-z][a-z0-9-]{1,63}$/, 'a lowercase slug: ^[a-z][a-z0-9-]{1,63}$');
 
 /**
  * A criterion as HAI-MCP's clients send it: `null` for a field is the field left out (the
@@ -18,20 +35,14 @@ import { Id } from '../../commands/ids.js';
 export const CriterionInput = z.strictObject({
   id: Id.optional().describe('a short id such as C1 (default dc-<n>, n its place from 1)'),
   description: z.string().max(2000).optional().describe('how the criterion is checked'),
-  verifiable: z
-    .boolean()
-    .optional()
-    .describe('HAI-MCP’s flag, not stored: false makes the contract review_required'),
-  evidence: z
-    .string()
-    .max(200)
-    .optional()
-    .describe('HAI-MCP’s evidence kind (e.g. "file"), not stored'),
+  verifiable: z.boolean().optional().describe('false: the contract is review_required'),
+  // HAI-MCP's evidence kind (e.g. "file"): accepted, not stored
+  evidence: unadvertised(z.string().max(200).optional(), 'ignored'),
 });
 
 export const ConstraintsInput = z.strictObject({
   project_path: z.string().min(1).max(4096).optional().describe('absolute project directory'),
-  project_id: Id.optional().describe('or a logical project bound with hai_bind_project'),
+  project_id: ProjectIdRef.optional().describe('or a logical project bound with hai_bind_project'),
   allowed_paths: z
     // "" is the project root, as a mission returns "." (so returned constraints can go back)
     .array(z.string().max(1024))
@@ -51,16 +62,10 @@ export const ConstraintsInput = z.strictObject({
     .optional()
     .describe('session leases at once (default 1)'),
   time_limit_hours: z.number().positive().max(168).optional(),
-  owner: z
-    .string()
-    .max(200)
-    .optional()
-    .describe('ignored: the owner is the contract’s top-level field'),
-  device_id: z
-    .string()
-    .max(128)
-    .optional()
-    .describe('ignored: a device is mounted with hai_bind_project and named by the lease'),
+  // ignored, as HAI-MCP's clients send them: the owner is the contract's top-level field, a
+  // device is mounted with hai_bind_project and named by the lease
+  owner: unadvertised(z.string().max(200).optional(), 'ignored'),
+  device_id: unadvertised(z.string().max(128).optional(), 'ignored'),
 });
 
 export const contractArgs = {
@@ -96,7 +101,8 @@ export const ContractChangesInput = z
       'field by field; the project_path or project_id a mission returned may be sent back unchanged',
     ),
     ...Object.fromEntries(
-      SYSTEM_FIELDS.map((f) => [f, z.unknown().optional().describe('system-managed: refused')]),
+      // accepted to be refused by name (below), not offered
+      SYSTEM_FIELDS.map((f) => [f, unadvertised(z.unknown().optional(), 'refused')]),
     ),
   })
   .superRefine((changes, ctx) => {

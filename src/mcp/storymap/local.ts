@@ -21,7 +21,7 @@ export const storyMapLocalSurface: Surface = {
     'get_status and list_stories; read intentlog://project/build-order for what to build next. ' +
     'A cancelled story is a hard stop: when a tool answers "Development of … was cancelled", ' +
     'stop all work on that story and do not retry. The intentlog-workflow prompt walks through ' +
-    'the loop.',
+    'the loop. A failure is ok:false with error {code, message, details}.',
   tiers: MODES,
   defaultTier: 'all',
   tools: localTools,

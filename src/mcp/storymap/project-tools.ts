@@ -141,7 +141,8 @@ export const projectTools: AnyTool[] = [
         result: {
           ...rest,
           link: null,
-          note: 'A local ledger has no web page: open it with get_context or list_stories.',
+          // no absolute URL: this process does not know where (or whether) serve listens
+          note: `Its web page is /projects/${rest.project_id}/storymap on intentlog serve (sign in with intentlog open); here, read it with get_context or list_stories.`,
         },
         summary: r.created
           ? `project ${r.project_id} created`

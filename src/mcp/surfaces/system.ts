@@ -94,7 +94,7 @@ export const systemSurface: Surface = {
   title: 'intentlog server',
   instructions:
     'intentlog is a ledger of intent and work. `whoami` says who you act as; `server_info` ' +
-    'says what this server serves.',
+    'says what this server serves. A failure is ok:false with error {code, message, details}.',
   tiers: ['all'],
   defaultTier: 'all',
   tools: [whoami, serverInfoTool],

@@ -1,4 +1,5 @@
 import type { ClaimBody, IntentMode } from '../../events/intent/index.js';
+import { cleaned, SnapshotIndex } from './snapshot-index.js';
 
 /**
  * The intent snapshot, as a pure function of a task's claims: capped, deterministic (the same
@@ -88,34 +89,24 @@ const line = ({ body }: ClaimView): ClaimLine => ({
   valid_from: body.valid_from,
 });
 
-const RANK = { explicit: 0, evidence: 1, inferred: 2, unknown: 3, disputed: 4 } as const;
-
-/** User-explicit first, then evidence, then inference; newest first; ties by id. */
-const byPriority = (a: ClaimView, b: ClaimView): number =>
-  RANK[a.body.epistemic_status] - RANK[b.body.epistemic_status] ||
-  b.seq - a.seq ||
-  (a.body.claim_id < b.body.claim_id ? -1 : 1);
-
-const mayGoStale = (c: ClaimView): boolean => c.body.candidate && !c.promoted;
-const isStale = (c: ClaimView, now: number): boolean =>
-  mayGoStale(c) && now - Date.parse(c.body.valid_from) > STALE_AFTER_MS;
-
-/** Takes items in order while both the count and the shared character budget allow. */
-const take = (items: readonly ClaimView[], max: number, budget: { chars: number }): ClaimView[] => {
+/** Takes claims in order while both the count and the shared character budget allow. */
+const take = (items: Iterable<ClaimView>, max: number, budget: { chars: number }): ClaimView[] => {
   const kept: ClaimView[] = [];
+  if (max <= 0) return kept;
   for (const item of items) {
     const length = item.body.statement.length;
-    if (kept.length >= max || length > budget.chars) break;
+    if (length > budget.chars) break;
     budget.chars -= length;
     kept.push(item);
+    if (kept.length >= max) break;
   }
   return kept;
 };
 
-const disputeLine = (c: ClaimView, byId: ReadonlyMap<string, ClaimView>): DisputeLine => ({
+const disputeLine = (c: ClaimView, index: SnapshotIndex): DisputeLine => ({
   ...line(c),
   disputed_claims: c.body.disputes.map((id) => {
-    const target = byId.get(id);
+    const target = index.claims.get(id);
     return {
       claim_id: id,
       statement: target?.body.statement ?? null,
@@ -125,116 +116,68 @@ const disputeLine = (c: ClaimView, byId: ReadonlyMap<string, ClaimView>): Disput
 });
 
 /**
- * What a snapshot needs of a task's claims that does not depend on `now`: sorted and sorted
- * out once per log position (a read cache keeps it), so a repeated snapshot of a task of
- * thousands of claims only checks the few that can go stale and formats the lines it shows.
- */
-export type PreparedClaims = {
-  byId: ReadonlyMap<string, ClaimView>;
-  active: number;
-  disputes: readonly ClaimView[];
-  unknowns: readonly ClaimView[];
-  current: readonly ClaimView[];
-  /** active candidates not yet promoted: counted apart, the only claims `now` can make stale */
-  candidates: readonly ClaimView[];
-  /** active disputes naming a claim that is no longer active */
-  overInactive: readonly ClaimView[];
-};
-
-/**
- * A task's claims with every reference to a claim no longer in the task (deleted) taken out:
- * a deleted id shows in no view, snapshot or export, and an export imports again. A dispute
- * left with fewer than two sides stands free, as an import makes it.
+ * A task's claims with every reference to a claim no longer in the task (deleted) taken out
+ * (`cleaned`, claim by claim): what a view or an export lists.
  */
 export const withoutDangling = (claims: readonly ClaimView[]): ClaimView[] => {
   const ids = new Set(claims.map((c) => c.body.claim_id));
-  return claims.map((c) => {
-    const { supersedes, disputes } = c.body;
-    const superseded_by =
-      c.superseded_by !== null && ids.has(c.superseded_by) ? c.superseded_by : null;
-    const clean = supersedes.every((id) => ids.has(id)) && disputes.every((id) => ids.has(id));
-    if (clean && superseded_by === c.superseded_by) return c;
-    const sides = disputes.filter((id) => ids.has(id));
-    return {
-      ...c,
-      superseded_by,
-      body: {
-        ...c.body,
-        supersedes: supersedes.filter((id) => ids.has(id)),
-        disputes: sides.length >= 2 ? sides : [],
-      },
-    };
-  });
+  return claims.map((c) => cleaned(c, (id) => ids.has(id)));
 };
 
 /**
  * A long-term candidate waiting for the three-task plus confirmation rule is no current claim
  * (contracts/intent.md): it is counted with the candidates, never shown as what the user wants.
+ * The index hands over its lists already in order, so a snapshot reads the claims it shows, the
+ * counts, and the candidates `now` may make stale (issue 39).
  */
-export const prepareClaims = (claims: readonly ClaimView[]): PreparedClaims => {
-  const live = claims.filter((c) => c.life === 'active').sort(byPriority);
-  const active = live.filter((c) => !mayGoStale(c));
-  const byId = new Map(claims.map((c) => [c.body.claim_id, c]));
-  const disputes = active.filter((c) => c.body.epistemic_status === 'disputed');
-  return {
-    byId,
-    active: active.length,
-    disputes,
-    unknowns: active.filter((c) => c.body.epistemic_status === 'unknown'),
-    current: active.filter((c) => RANK[c.body.epistemic_status] < RANK.unknown),
-    candidates: live.filter(mayGoStale),
-    overInactive: disputes.filter((d) =>
-      d.body.disputes.some((id) => byId.get(id)?.life !== 'active'),
-    ),
-  };
-};
-
 export const snapshotOf = (
   head: TaskHead,
-  prepared: PreparedClaims,
+  index: SnapshotIndex,
   now: string,
   caps: SnapshotCaps = SNAPSHOT_CAPS,
 ): Snapshot => {
-  const at = Date.parse(now);
-  const stale = prepared.candidates.filter((c) => isStale(c, at));
-  const staleIds = new Set(stale.map((c) => c.body.claim_id));
-  const live = (list: readonly ClaimView[]) =>
-    staleIds.size === 0 ? list : list.filter((c) => !staleIds.has(c.body.claim_id));
-  const disputes = live(prepared.disputes);
-  const unknowns = live(prepared.unknowns);
-  const current = live(prepared.current);
+  // only candidates go stale, and they are in none of the lists below
+  const stale = index.staleAt(Date.parse(now), STALE_AFTER_MS);
+  const counts = {
+    disputes: index.count('disputed'),
+    unknowns: index.count('unknown'),
+    current: index.count('explicit') + index.count('evidence') + index.count('inferred'),
+  };
   // conflicts first: the budget goes to what is unresolved before what is settled
   const budget = { chars: caps.chars };
-  const shownDisputes = take(disputes, caps.disputes, budget);
-  const shownUnknowns = take(unknowns, caps.unknowns, budget);
-  const shownCurrent = take(current, caps.current, budget);
-  const overInactive = live(prepared.overInactive);
+  const shownDisputes = take(index.ordered('disputed'), caps.disputes, budget);
+  const shownUnknowns = take(index.ordered('unknown'), caps.unknowns, budget);
+  const shownCurrent = take(
+    index.ordered('explicit', 'evidence', 'inferred'),
+    caps.current,
+    budget,
+  );
   const omitted = {
-    current: current.length - shownCurrent.length,
-    unknowns: unknowns.length - shownUnknowns.length,
-    disputes: disputes.length - shownDisputes.length,
+    current: counts.current - shownCurrent.length,
+    unknowns: counts.unknowns - shownUnknowns.length,
+    disputes: counts.disputes - shownDisputes.length,
   };
   return {
     project_id: head.project_id,
     task_id: head.task_id,
     mode: head.mode,
-    active_claims: prepared.active,
+    active_claims: index.active,
     current: shownCurrent.map(line),
     unknowns: shownUnknowns.map(line),
-    disputes: shownDisputes.map((d) => disputeLine(d, prepared.byId)),
-    unresolved_disputes: disputes.length,
-    open_unknowns: unknowns.length,
+    disputes: shownDisputes.map((d) => disputeLine(d, index)),
+    unresolved_disputes: counts.disputes,
+    open_unknowns: counts.unknowns,
     stale_warnings: [
       ...stale.map((c) => ({
         claim_id: c.body.claim_id,
         reason: 'long_term_unconfirmed' as const,
       })),
-      ...overInactive.map((c) => ({
+      ...index.overInactive().map((c) => ({
         claim_id: c.body.claim_id,
         reason: 'dispute_over_inactive_claim' as const,
       })),
     ],
-    candidate_count: head.candidate_count + prepared.candidates.length,
+    candidate_count: head.candidate_count + index.candidates,
     incomplete_external_history: head.imports > 0,
     omitted,
     truncated: omitted.current + omitted.unknowns + omitted.disputes > 0,
@@ -247,4 +190,4 @@ export const buildSnapshot = (
   claims: readonly ClaimView[],
   now: string,
   caps: SnapshotCaps = SNAPSHOT_CAPS,
-): Snapshot => snapshotOf(head, prepareClaims(claims), now, caps);
+): Snapshot => snapshotOf(head, SnapshotIndex.of(claims), now, caps);

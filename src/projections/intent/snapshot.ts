@@ -71,12 +71,12 @@ type Head = TaskHead & {
   /** claims whose life is active */
   active: number;
   /**
-   * The log position of the last event that changed the task's claims, mode or existence: the
-   * key its cached claims are kept by. A candidate or an import record changes no claim (an
-   * import's claims come as their own events), so a Hook's candidate per prompt leaves the
-   * cache of a 5,000-claim task good.
+   * The task stream's version this head is at: the last event of the task folded. A reader's
+   * copy of the claims at an older version reads the task's events since (the claims they name)
+   * rather than every claim. Every event moves it; a shredded one (its claim deleted) is always
+   * followed by its tombstone, so a replay after the shred ends at the same version.
    */
-  last_position: number;
+  version: number;
   /** set by a recovery flag (post-compact), null once served; absent on a task never flagged */
   recovery?: RecoveryFlag | null;
   /** the subject the head is sealed under; absent for a task written before (unsealed) */
@@ -139,9 +139,12 @@ const apply = async (e: IntentLogEvent, tx: ModelTx): Promise<void> => {
   if (e.shredded) return;
   const p = e.data.project_id;
   const t = 'task_ref' in e.data ? e.data.task_ref : intentRef(e.data.task_id);
-  const touch = (h: Head): Head => ({ ...h, last_position: e.global_position });
-  // candidates, import records and recovery flags are metadata beside the claims: they leave
-  // `last_position` (the cached claims' key) where it is
+  await fold(e, tx, p, t);
+  if (e.type !== 'intent.task_deleted')
+    await updateHead(tx, p, t, (h) => ({ ...h, version: e.stream_version }));
+};
+
+const fold = async (e: IntentLogEvent, tx: ModelTx, p: string, t: string): Promise<void> => {
   switch (e.type) {
     case 'intent.task_started':
       putHead(tx, p, t, {
@@ -157,7 +160,7 @@ const apply = async (e: IntentLogEvent, tx: ModelTx): Promise<void> => {
         candidate_count: 0,
         imports: 0,
         active: 0,
-        last_position: e.global_position,
+        version: e.stream_version,
       });
       return;
     case 'intent.session_associated': {
@@ -174,7 +177,7 @@ const apply = async (e: IntentLogEvent, tx: ModelTx): Promise<void> => {
       if (!head) return;
       const r = intentRef(claim.claim_id);
       const subject = e.seal ?? claimSubject(claim.claim_id);
-      putHead(tx, p, t, touch({ ...head, active: head.active + 1 }));
+      putHead(tx, p, t, { ...head, active: head.active + 1 });
       tx.put(activeKey(p, t, r), true);
       if (isDirect(claim))
         tx.put(
@@ -196,15 +199,13 @@ const apply = async (e: IntentLogEvent, tx: ModelTx): Promise<void> => {
       return;
     }
     case 'intent.claim_invalidated':
-      await updateClaim(tx, p, t, e.data.claim_id, { life: 'invalidated' });
-      return updateHead(tx, p, t, touch);
+      return updateClaim(tx, p, t, e.data.claim_id, { life: 'invalidated' });
     case 'intent.claim_promoted':
-      await updateClaim(tx, p, t, e.data.claim_id, { promoted: true });
-      return updateHead(tx, p, t, touch);
+      return updateClaim(tx, p, t, e.data.claim_id, { promoted: true });
     case 'intent.claim_deleted':
       await leaveActive(tx, p, t, e.data.claim_ref);
       tx.del(claimKey(p, t, e.data.claim_ref));
-      return updateHead(tx, p, t, touch);
+      return;
     case 'intent.task_deleted':
       for (const r of e.data.claim_refs) {
         tx.del(claimKey(p, t, r));
@@ -222,7 +223,7 @@ const apply = async (e: IntentLogEvent, tx: ModelTx): Promise<void> => {
       }
       return;
     case 'intent.mode_set':
-      return updateHead(tx, p, t, (h) => touch({ ...h, mode: e.data.mode }));
+      return updateHead(tx, p, t, (h) => ({ ...h, mode: e.data.mode }));
     case 'intent.candidate_recorded': {
       const { project_id: _p, task_id: _t, ...candidate } = e.data;
       tx.put(candidateKey(p, t, candidate.candidate_id), candidate satisfies CandidateView);
@@ -243,8 +244,9 @@ export const intentSnapshotProjector = defineProjector({
   name: INTENT_SNAPSHOT,
   // 2: direct statements and the active count (SessionStart's summary); 3: the task's owner;
   // 4: a session associated after the start (the head's session and its position); 5: claims
-  // keyed by ref, never by id (issue 33); 6: tasks keyed by ref, the head sealed under the task
-  version: 6,
+  // keyed by ref, never by id (issue 33); 6: tasks keyed by ref, the head sealed under the task;
+  // 7: the head's stream `version` (readers bring their copy of the claims up from it, issue 39)
+  version: 7,
   events: intentEvents,
   apply,
 });
@@ -252,49 +254,67 @@ export const intentSnapshotProjector = defineProjector({
 const prefix = modelPrefix(INTENT_SNAPSHOT);
 
 /** Reads of the snapshot model: a task's head and its claims in the order they were added. */
-export const intentSnapshotQueries = (models: ModelStore) => ({
-  /** `t` is the task's id, the caller's: a deleted task answers a head with only its owner. */
-  async head(p: string, t: string): Promise<Head | undefined> {
-    const r = intentRef(t);
-    const head = await models.get<Head>(prefix + taskKey(p, r));
-    if (head) return withoutSubject(head);
-    const gone = await models.get<DeletedMarker>(prefix + deletedKey(p, r));
-    return gone && { ...deletedHead(p, t), task_ref: r, owner: gone.owner };
-  },
-  async claims(p: string, t: string): Promise<ClaimView[]> {
+export const intentSnapshotQueries = (models: ModelStore) => {
+  /** Every claim of the task with its ref, in no particular order. */
+  const claimRows = async (p: string, t: string): Promise<[string, ClaimView][]> => {
     const rows = await models.range<StoredClaim>({ prefix: prefix + claimPrefix(p, intentRef(t)) });
-    return rows.map(([, { subject: _s, ...view }]) => view).sort((a, b) => a.seq - b.seq);
-  },
-  /** The task's active direct user statements, in the order they were added. */
-  async direct(p: string, t: string): Promise<DirectStatement[]> {
-    const rows = await models.range<DirectStatement>({
-      prefix: prefix + directPrefix(p, intentRef(t)),
-    });
-    return rows.map(([, v]) => v).sort((a, b) => a.seq - b.seq);
-  },
-  async candidates(p: string, t: string): Promise<CandidateView[]> {
-    const rows = await models.range<CandidateView>({
-      prefix: prefix + candidatePrefix(p, intentRef(t)),
-    });
-    return rows.map(([, v]) => v);
-  },
-  /** Every task of a project that has a head (for Hooks: same-project context only). */
-  async tasks(p: string): Promise<Head[]> {
-    const rows = await models.range<Head>({ prefix: prefix + modelKeyPrefix('task', p) });
-    const gone = await models.range<DeletedMarker>({
-      prefix: prefix + modelKeyPrefix('deleted', p),
-    });
-    // a deleted task is known by its ref only: its id left the disk with it
-    const deleted = gone.map(([k, { owner }]) => ({
-      ...deletedHead(p, ''),
-      task_ref: k.slice(k.lastIndexOf('/') + 1),
-      owner,
-    }));
-    return [...rows.map(([, head]) => withoutSubject(head)), ...deleted];
-  },
-});
+    return rows.map(([key, row]) => [
+      key.slice(key.lastIndexOf('/') + 1),
+      withoutClaimSubject(row),
+    ]);
+  };
+  return {
+    /** `t` is the task's id, the caller's: a deleted task answers a head with only its owner. */
+    async head(p: string, t: string): Promise<Head | undefined> {
+      const r = intentRef(t);
+      const head = await models.get<Head>(prefix + taskKey(p, r));
+      if (head) return withoutSubject(head);
+      const gone = await models.get<DeletedMarker>(prefix + deletedKey(p, r));
+      return gone && { ...deletedHead(p, t), task_ref: r, owner: gone.owner };
+    },
+    async claims(p: string, t: string): Promise<ClaimView[]> {
+      const rows = await claimRows(p, t);
+      return rows.map(([, view]) => view).sort((a, b) => a.seq - b.seq);
+    },
+    claimRows,
+    /** Claims by ref, as stored (a deleted or shredded one: undefined). */
+    async claimsByRef(p: string, t: string, refs: readonly string[]) {
+      const r = intentRef(t);
+      const rows = await models.getMany<StoredClaim>(refs.map((c) => prefix + claimKey(p, r, c)));
+      return rows.map((row) => row && withoutClaimSubject(row));
+    },
+    /** The task's active direct user statements, in the order they were added. */
+    async direct(p: string, t: string): Promise<DirectStatement[]> {
+      const rows = await models.range<DirectStatement>({
+        prefix: prefix + directPrefix(p, intentRef(t)),
+      });
+      return rows.map(([, v]) => v).sort((a, b) => a.seq - b.seq);
+    },
+    async candidates(p: string, t: string): Promise<CandidateView[]> {
+      const rows = await models.range<CandidateView>({
+        prefix: prefix + candidatePrefix(p, intentRef(t)),
+      });
+      return rows.map(([, v]) => v);
+    },
+    /** Every task of a project that has a head (for Hooks: same-project context only). */
+    async tasks(p: string): Promise<Head[]> {
+      const rows = await models.range<Head>({ prefix: prefix + modelKeyPrefix('task', p) });
+      const gone = await models.range<DeletedMarker>({
+        prefix: prefix + modelKeyPrefix('deleted', p),
+      });
+      // a deleted task is known by its ref only: its id left the disk with it
+      const deleted = gone.map(([k, { owner }]) => ({
+        ...deletedHead(p, ''),
+        task_ref: k.slice(k.lastIndexOf('/') + 1),
+        owner,
+      }));
+      return [...rows.map(([, head]) => withoutSubject(head)), ...deleted];
+    },
+  };
+};
 
 const withoutSubject = ({ subject: _s, ...head }: Head): Head => head;
+const withoutClaimSubject = ({ subject: _s, ...view }: StoredClaim): ClaimView => view;
 
 const deletedHead = (p: string, t: string): Head => ({
   project_id: p,
@@ -308,7 +328,7 @@ const deletedHead = (p: string, t: string): Head => ({
   candidate_count: 0,
   imports: 0,
   active: 0,
-  last_position: 0,
+  version: 0,
 });
 
 export type IntentTaskHead = Head;

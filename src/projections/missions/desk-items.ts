@@ -1,5 +1,13 @@
-import { evolveDesk, initialDesk, type Desk } from '../../commands/missions/desk-state.js';
+import {
+  append,
+  evolveDesk,
+  initialDesk,
+  type Challenge,
+  type Desk,
+  type DeskList,
+} from '../../commands/missions/desk-state.js';
 import type { DeskEvent } from '../../commands/missions/desk-events.js';
+import type { PersistentMap } from '../../commands/persistent-map.js';
 import { own, setOwn } from '../../events/own.js';
 import { modelKey, modelKeyPrefix, type ModelTx } from '../projector.js';
 
@@ -12,14 +20,17 @@ import { modelKey, modelKeyPrefix, type ModelTx } from '../projector.js';
  * `challenge-id/<id>` → the fingerprint its challenge is kept under. `readDesk` puts the desk
  * back together exactly as `evolveDesk` folds it, entries in the order they were first added.
  */
-type Head = Pick<Desk, 'project_id' | 'active_mission_id' | 'focus_id' | 'proposal' | 'next_step'>;
+export type DeskHead = Pick<
+  Desk,
+  'project_id' | 'active_mission_id' | 'focus_id' | 'proposal' | 'next_step'
+>;
 const HEAD_FIELDS = [
   'project_id',
   'active_mission_id',
   'focus_id',
   'proposal',
   'next_step',
-] as const satisfies readonly (keyof Head)[];
+] as const satisfies readonly (keyof DeskHead)[];
 
 const RECORDS = ['missions', 'leases', 'lanes', 'intakes', 'challenges', 'learning'] as const;
 type RecordSection = (typeof RECORDS)[number];
@@ -28,6 +39,32 @@ type ListSection = (typeof LISTS)[number];
 
 /** A record entry with the log position of the event that first added it (its place in order). */
 type Stored = { at: number; value: unknown };
+
+/** A record section of the desk as the fold sees it: its entries by id (learning is a record). */
+const entriesOf = (desk: Desk, section: RecordSection): [string, unknown][] =>
+  section === 'learning'
+    ? Object.entries(desk.learning)
+    : [...(desk[section] as PersistentMap<string, unknown>).entries()];
+const entryOf = (desk: Desk, section: RecordSection, id: string): unknown =>
+  section === 'learning'
+    ? own(desk.learning, id)
+    : (desk[section] as PersistentMap<string, unknown>).get(id);
+
+/** The desk with one stored entry put back (and the challenge-id index of a challenge). */
+const withEntry = (desk: Desk, section: RecordSection, id: string, value: unknown): Desk => {
+  if (section === 'learning') {
+    const learning = { ...desk.learning };
+    setOwn(learning, id, value as Desk['learning'][string]);
+    return { ...desk, learning };
+  }
+  const next = {
+    ...desk,
+    [section]: (desk[section] as PersistentMap<string, unknown>).with(id, value),
+  };
+  if (section !== 'challenges') return next;
+  const { challenge_id } = value as Challenge;
+  return { ...next, challengeIds: desk.challengeIds.with(challenge_id, id) };
+};
 
 const CHALLENGE_ID = 'challenge-id';
 /** Wide enough for any log position, so the keys of a list sort as their positions do. */
@@ -84,22 +121,21 @@ export const foldDeskItems = async (
   position: number,
 ): Promise<void> => {
   const projectId = event.data.project_id;
-  const head = (await tx.get<Head>(DeskKeys.head(projectId))) ?? initialDesk();
-  const before: Desk = { ...initialDesk(), ...pickHead(head) };
+  const head = (await tx.get<DeskHead>(DeskKeys.head(projectId))) ?? initialDesk();
+  let before: Desk = { ...initialDesk(), ...pickHead(head) };
   const at = new Map<string, number>();
   for (const [section, id] of await entriesRead(tx, projectId, event)) {
     const stored = await tx.get<Stored>(DeskKeys.item(projectId, section, id));
     if (stored === undefined) continue;
-    setOwn(before[section] as Record<string, unknown>, id, stored.value);
+    before = withEntry(before, section, id, stored.value);
     at.set(`${section}/${id}`, stored.at);
   }
   const after = evolveDesk(before, event);
   if (HEAD_FIELDS.some((field) => after[field] !== before[field]))
     tx.put(DeskKeys.head(projectId), pickHead(after));
   for (const section of RECORDS) {
-    const was = before[section] as Record<string, unknown>;
-    for (const [id, value] of Object.entries(after[section] as Record<string, unknown>)) {
-      if (own(was, id) === value) continue;
+    for (const [id, value] of entriesOf(after, section)) {
+      if (entryOf(before, section, id) === value) continue;
       const key = DeskKeys.item(projectId, section, id);
       // an entry written again (an intake captured twice) keeps the place it was first added at
       const first = at.get(`${section}/${id}`) ?? (await tx.get<Stored>(key))?.at ?? position;
@@ -108,7 +144,7 @@ export const foldDeskItems = async (
   }
   // the lists start empty in `before`: what `after` holds is what this event appended
   for (const section of LISTS)
-    for (const value of after[section])
+    for (const value of (after[section] as DeskList<unknown>).values())
       tx.put(DeskKeys.item(projectId, section, positionPart(position)), value);
   if (event.type === 'owner_challenge.issued')
     tx.put(
@@ -117,7 +153,7 @@ export const foldDeskItems = async (
     );
 };
 
-const pickHead = (desk: Head): Head => ({
+const pickHead = (desk: DeskHead): DeskHead => ({
   project_id: desk.project_id,
   active_mission_id: desk.active_mission_id,
   focus_id: desk.focus_id,
@@ -135,21 +171,25 @@ const isList = (section: string): section is ListSection =>
  * order, with the prefix `prefix` that was read), equal to the desk `evolveDesk` folds.
  */
 export const assembleDesk = (prefix: string, entries: readonly [string, unknown][]): Desk => {
-  const desk = initialDesk();
+  let desk = initialDesk();
   const records = new Map<RecordSection, [string, Stored][]>();
   for (const [key, value] of entries) {
     const [section, part] = key.slice(prefix.length).split('/');
-    if (section === 'head') Object.assign(desk, pickHead(value as Head));
+    if (section === 'head') desk = { ...desk, ...pickHead(value as DeskHead) };
     else if (section !== undefined && part !== undefined && isRecord(section)) {
       const list = records.get(section) ?? [];
       list.push([decodeURIComponent(part), value as Stored]);
       records.set(section, list);
-    } else if (section !== undefined && isList(section)) (desk[section] as unknown[]).push(value);
+    } else if (section !== undefined && isList(section))
+      desk = { ...desk, [section]: append(desk[section] as DeskList<unknown>, value) };
   }
   for (const [section, list] of records) {
-    const record = desk[section] as Record<string, unknown>;
     list.sort(([, a], [, b]) => a.at - b.at);
-    for (const [id, stored] of list) setOwn(record, id, stored.value);
+    for (const [id, stored] of list) desk = withEntry(desk, section, id, stored.value);
   }
+  // the index the fold keeps beside the leases: those not revoked, in the order granted
+  for (const [id, lease] of desk.leases)
+    if (lease.revoked === null)
+      desk = { ...desk, unrevoked: desk.unrevoked.with(id, lease.mission_id) };
   return desk;
 };

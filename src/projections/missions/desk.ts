@@ -4,7 +4,7 @@ import type { Mount } from '../../commands/missions/mounts.js';
 import { deskEvents } from '../../events/missions/index.js';
 import type { ModelStore } from '../../events/index.js';
 import { defineProjector, modelKey, modelKeyPrefix } from '../projector.js';
-import { assembleDesk, DeskKeys, foldDeskItems } from './desk-items.js';
+import { assembleDesk, DeskKeys, foldDeskItems, type DeskHead } from './desk-items.js';
 
 /**
  * The missions read model: each project's desk as the query tools show it, and the mounts by
@@ -77,6 +77,8 @@ export const missionsQueries = (models: ModelStore) => ({
     const prefix = under(MissionsKeys.desk(projectId));
     return assembleDesk(prefix, await models.range<unknown>({ prefix }));
   },
+  /** the desk's scalars alone (the next step, the proposal, the active mission's id): one key */
+  head: (projectId: string) => models.get<DeskHead>(under(DeskKeys.head(projectId))),
   mount: (deviceId: string, projectId: string) =>
     models.get<Mount>(under(MissionsKeys.mount(deviceId, projectId))),
   /** the project an id (mission, session, intake, checkpoint) was made in */

@@ -6,7 +6,6 @@ import { foldAt } from '../fold-at.js';
 import { href, html, type Html } from '../html.js';
 import { definePage, liveRegion, type PageContext } from '../page.js';
 import { mayView, projectNotFound, projectsOf } from '../project/pages.js';
-import { own } from '../../events/own.js';
 
 const when = (at: string) =>
   html`<time datetime="${at}">${at.slice(0, 19).replace('T', ' ')}</time>`;
@@ -67,13 +66,13 @@ const missionBlock = (m: Mission, desk: Desk, now: string): Html =>
     ${m.contract.non_goals.length ? html`<p><small>Non-goals: ${m.contract.non_goals.join('; ')}</small></p>` : ''}
     <h3>Leases</h3>
     ${leaseRows(
-      Object.values(desk.leases).filter((l) => l.mission_id === m.mission_id),
+      [...desk.leases.values()].filter((l) => l.mission_id === m.mission_id),
       now,
     )}
   </section>`;
 
 const lanes = (desk: Desk): Html => {
-  const all = Object.values(desk.lanes);
+  const all = [...desk.lanes.values()];
   return all.length === 0
     ? html`<p>No lanes.</p>`
     : html`<ul>
@@ -92,7 +91,7 @@ const lanes = (desk: Desk): Html => {
  * shown only to the local user (SYSTEM) and only live: a code belongs to the person, now.
  */
 const ownerCodes = async (ctx: PageContext, projectId: string, desk: Desk, now: string) => {
-  const pending = Object.values(desk.challenges).filter(
+  const pending = [...desk.challenges.values()].filter(
     (c) => c.status === 'pending' && c.expires_at > now,
   );
   if (pending.length === 0) return html`<p>No owner code is pending.</p>`;
@@ -143,8 +142,8 @@ export const missionPage = definePage({
     const { state: desk, folded } = await foldAt(ctx.app, deskStream(id), deskDecider, ctx.at);
     if (folded === 0) return projectNotFound(id);
     const now = await nowOf(ctx);
-    const active = desk.active_mission_id ? own(desk.missions, desk.active_mission_id) : undefined;
-    const others = Object.values(desk.missions).filter((m) => m !== active);
+    const active = desk.active_mission_id ? desk.missions.get(desk.active_mission_id) : undefined;
+    const others = [...desk.missions.values()].filter((m) => m !== active);
     const body = html`<div ${liveRegion(ctx, id)} id="live-region">
       <section aria-labelledby="owner-h">
         <h2 id="owner-h">Pending owner code</h2>

@@ -48,6 +48,8 @@ export const snapshotTests = (open: OpenStore): void => {
         const before = await grow(first, name, 230);
         assert.equal(await first.snapshots.count(), 1);
         assert.equal((await first.snapshots.get('test.tally', name))?.at, 230);
+        const listed = (await first.snapshots.list()).map((s) => [s.name, s.stream, s.at]);
+        assert.deepEqual(listed, [['test.tally', name, 230]]);
 
         const log = await store.reopen();
         await log.appendToStream(name, [ev(999)]);
