@@ -20,6 +20,11 @@ export type OpenedStore = {
    * restarted process would. `close` then closes the newest instance.
    */
   reopen?(): Promise<EventLog>;
+  /**
+   * A follower folds what it reads in its own process: snapshots are the writer's folds' cache,
+   * so the suites that watch a fold start from a snapshot skip it.
+   */
+  foldsWithoutSnapshots?: true;
 };
 
 /** One store under test: a fresh, empty log per call, with the given catalog. */
