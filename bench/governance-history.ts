@@ -16,13 +16,21 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { governance } from '../src/app/governance/index.js';
 import type { GovernanceCall } from '../src/commands/governance/run.js';
-import { encode } from '../src/events/index.js';
 import { openIntentlog } from '../src/modules/index.js';
 import {
   listWorkPackages,
   workPackageHead,
   workPackageItems,
 } from '../src/projections/governance/work-package-reads.js';
+import {
+  compareSizes,
+  countWrites,
+  step,
+  type Figures,
+  type Row,
+  type Size,
+  type Step,
+} from './history-harness.js';
 import { fmt, median } from './stats.js';
 
 const LINKS = Number(process.env.LINKS ?? 4000);
@@ -35,19 +43,7 @@ const dir = await mkdtemp(join(tmpdir(), 'intentlog-bench-governance-'));
 const app = await openIntentlog({ dataDir: join(dir, 'data') });
 const g = governance(app);
 
-// the bytes the read models hand to the store: every put a projector makes, key and value
-let written = 0;
-for (const projector of app.projectors) {
-  const apply = projector.apply.bind(projector);
-  projector.apply = (event, tx) =>
-    apply(event, {
-      ...tx,
-      put(key, value, options) {
-        written += key.length + encode(value).length;
-        tx.put(key, value, options);
-      },
-    });
-}
+countWrites(app);
 
 let keys = 0;
 const as = (actor_id: string): GovernanceCall => ({
@@ -112,36 +108,8 @@ const pendingFew = async (project_id: string) => {
     await g.raiseEscalation({ project_id, subject, details: 'help' }, as('ivan'));
 };
 
-type Figures = { cpu: number[]; wall: number[]; bytes: number[] };
-const rows = new Map<string, { small: Figures; large: Figures; note: string }>();
-const empty = (): Figures => ({ cpu: [], wall: [], bytes: [] });
-
-const measure = async (figures: Figures, call: () => Promise<unknown>) => {
-  const bytes0 = written;
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  await call();
-  await app.waitFor(await app.log.head());
-  const cpu = process.cpuUsage(cpu0);
-  figures.wall.push(performance.now() - t0);
-  figures.cpu.push((cpu.user + cpu.system) / 1000);
-  figures.bytes.push(written - bytes0);
-};
-
-type Size = 'small' | 'large';
-type Step = { name: string; note: string; call: (size: Size, i: number) => Promise<unknown> };
-
-/** CALLS rounds of the steps, at each size, interleaved: small, large, small, … */
-const compare = async (...steps: Step[]) => {
-  for (const { name, note } of steps) rows.set(name, { small: empty(), large: empty(), note });
-  // one round unmeasured first (its own ids: round CALLS), so no figure pays for a first call
-  for (const size of ['small', 'large'] as const)
-    for (const { call } of steps) await call(size, CALLS);
-  for (let i = 0; i < CALLS; i++)
-    for (const size of ['small', 'large'] as const)
-      for (const { name, call } of steps) await measure(rows.get(name)![size], () => call(size, i));
-};
-const step = (name: string, note: string, call: Step['call']): Step => ({ name, note, call });
+const rows = new Map<string, Row>();
+const compare = (...steps: Step[]) => compareSizes(rows, () => app, CALLS, ...steps);
 
 const G = 'gov';
 const pkg = (kind: string, size: Size) => ({

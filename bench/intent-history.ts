@@ -19,12 +19,19 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { pino } from 'pino';
-import type { App } from '../src/app/app.js';
-import { encode } from '../src/events/index.js';
 import { intentSurface } from '../src/mcp/intent/index.js';
 import { serverFactory } from '../src/mcp/server.js';
 import { resolveSurfaces } from '../src/mcp/surfaces/index.js';
 import { openIntentlog } from '../src/modules/index.js';
+import {
+  compareSizes,
+  countWrites,
+  step,
+  type Figures,
+  type Row,
+  type Size,
+  type Step,
+} from './history-harness.js';
 import { fmt, median } from './stats.js';
 
 const CLAIMS = Number(process.env.CLAIMS ?? 10_000);
@@ -36,26 +43,10 @@ const dir = await mkdtemp(join(tmpdir(), 'intentlog-bench-intent-'));
 const root = join(dir, 'root');
 await mkdir(root);
 
-// the bytes the read models hand to the store: every put a projector makes, key and value
-let written = 0;
-const counted = (app: App) => {
-  for (const projector of app.projectors) {
-    const apply = projector.apply.bind(projector);
-    projector.apply = (event, tx) =>
-      apply(event, {
-        ...tx,
-        put(key, value, options) {
-          written += key.length + encode(value).length;
-          tx.put(key, value, options);
-        },
-      });
-  }
-};
-
 type Result = { ok: boolean; result?: Record<string, unknown>; error?: { code: string } };
 const open = async () => {
   const app = await openIntentlog({ dataDir: join(dir, 'data') });
-  counted(app);
+  countWrites(app);
   const factory = serverFactory({
     app,
     selection: resolveSurfaces([intentSurface], 'intent'),
@@ -142,36 +133,8 @@ const seeded = async (n: number) => {
   return String(task_id);
 };
 
-type Figures = { cpu: number[]; wall: number[]; bytes: number[] };
-const rows = new Map<string, { small: Figures; large: Figures; note: string }>();
-const empty = (): Figures => ({ cpu: [], wall: [], bytes: [] });
-
-const measure = async (figures: Figures, call: () => Promise<unknown>) => {
-  const bytes0 = written;
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  await call();
-  await server.app.waitFor(await server.app.log.head());
-  const cpu = process.cpuUsage(cpu0);
-  figures.wall.push(performance.now() - t0);
-  figures.cpu.push((cpu.user + cpu.system) / 1000);
-  figures.bytes.push(written - bytes0);
-};
-
-type Size = 'small' | 'large';
-type Step = { name: string; note: string; call: (size: Size, i: number) => Promise<unknown> };
-
-/** CALLS rounds of the steps, at each size, interleaved: small, large, small, … */
-const compare = async (...steps: Step[]) => {
-  for (const { name, note } of steps) rows.set(name, { small: empty(), large: empty(), note });
-  // one round unmeasured first, so no figure pays for a first call
-  for (const size of ['small', 'large'] as const)
-    for (const { call } of steps) await call(size, CALLS);
-  for (let i = 0; i < CALLS; i++)
-    for (const size of ['small', 'large'] as const)
-      for (const { name, call } of steps) await measure(rows.get(name)![size], () => call(size, i));
-};
-const step = (name: string, note: string, call: Step['call']): Step => ({ name, note, call });
+const rows = new Map<string, Row>();
+const compare = (...steps: Step[]) => compareSizes(rows, () => server.app, CALLS, ...steps);
 
 const t0 = performance.now();
 const tasks: Record<Size, string> = { small: await seeded(SMALL), large: await seeded(CLAIMS) };

@@ -19,8 +19,15 @@ import type { App } from '../src/app/app.js';
 import { callerOf } from '../src/app/missions/index.js';
 import { configureMissions, missions } from '../src/app/missions/service.js';
 import { SYSTEM } from '../src/commands/principal.js';
-import { encode } from '../src/events/index.js';
 import { openIntentlog } from '../src/modules/index.js';
+import {
+  compareSizes,
+  countWrites,
+  step,
+  type Figures,
+  type Row,
+  type Size,
+} from './history-harness.js';
 import { fmt, median } from './stats.js';
 
 const LEASES = Number(process.env.LEASES ?? 1500);
@@ -30,29 +37,16 @@ const SMALL = 20;
 const PER_DAY = 15;
 const LOCAL = callerOf(SYSTEM);
 
-type Size = 'small' | 'large';
 type Desk = { project_path: string; mission_id: string; live: number; stops: number };
 
 const load0 = loadavg();
 const root = await mkdtemp(join(tmpdir(), 'intentlog-bench-missions-history-'));
 const desks = {} as Record<Size, Desk>;
-let written = 0;
 
 const open = async (): Promise<App> => {
   const app = await openIntentlog({ dataDir: join(root, 'data') });
   configureMissions(app, { ownerDir: join(root, 'owner'), deviceId: 'bench', warnings: [] });
-  // the bytes the read models hand to the store: every put a projector makes, key and value
-  for (const projector of app.projectors) {
-    const apply = projector.apply.bind(projector);
-    projector.apply = (event, tx) =>
-      apply(event, {
-        ...tx,
-        put(key, value, options) {
-          written += key.length + encode(value).length;
-          tx.put(key, value, options);
-        },
-      });
-  }
+  countWrites(app);
   return app;
 };
 
@@ -85,21 +79,7 @@ const lease = async (app: App, size: Size, i: number) => {
   );
 };
 
-type Figures = { cpu: number[]; wall: number[]; bytes: number[] };
-const rows = new Map<string, Record<Size, Figures>>();
-const empty = (): Figures => ({ cpu: [], wall: [], bytes: [] });
-
-const measure = async (app: App, figures: Figures, call: () => Promise<unknown>) => {
-  const bytes0 = written;
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  await call();
-  await app.waitFor(await app.log.head());
-  const cpu = process.cpuUsage(cpu0);
-  figures.wall.push(performance.now() - t0);
-  figures.cpu.push((cpu.user + cpu.system) / 1000);
-  figures.bytes.push(written - bytes0);
-};
+const rows = new Map<string, Row>();
 
 const t0 = performance.now();
 let app = await open();
@@ -142,13 +122,7 @@ const steps: [string, (size: Size, i: number) => Promise<unknown>][] = [
     (size) => missions(app).checkpoint({ project_path: desks[size].project_path }, 'here', LOCAL),
   ],
 ];
-for (const [name] of steps) rows.set(name, { small: empty(), large: empty() });
-// one round unmeasured first, so no figure pays for a first call
-for (const size of ['small', 'large'] as const) for (const [, call] of steps) await call(size, -1);
-for (let i = 0; i < CALLS; i++)
-  for (const size of ['small', 'large'] as const)
-    for (const [name, call] of steps)
-      await measure(app, rows.get(name)![size], () => call(size, i));
+await compareSizes(rows, () => app, CALLS, ...steps.map(([name, call]) => step(name, '', call)));
 const settled = performance.now();
 await missions(app).core.artifactsSettled(60_000);
 const sinkMs = performance.now() - settled;
