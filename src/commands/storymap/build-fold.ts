@@ -1,6 +1,6 @@
 import { ciOfRenamed, ciRecorded } from './ci-fold.js';
 import type { StoryEvent } from '../../events/storymap/index.js';
-import type { BuildRecord } from '../../events/storymap/build-record.js';
+import type { BuildRecord, Plan } from '../../events/storymap/build-record.js';
 import { setOwn } from '../../events/own.js';
 
 /**
@@ -19,24 +19,27 @@ const seen = (b: BuildRecord, session: string | null, at: string): BuildRecord =
 /** The number of a step id `s7`; 0 for any other id. */
 export const stepNumber = (id: string): number => Number(/^s(\d+)$/.exec(id)?.[1] ?? 0);
 
+/** The plan a `story.plan_saved` makes: awaiting review, its step numbers never reused. */
+export const savedPlan = (previous: Plan | null, d: Of<'story.plan_saved'>): Plan => ({
+  version: d.plan_version,
+  steps: d.steps,
+  last_step: Math.max(previous?.last_step ?? 0, ...d.steps.map((x) => stepNumber(x.id))),
+  questions: d.questions,
+  risk: d.risk,
+  review: 'awaiting',
+  conflicts: d.conflicts,
+  saved_by: d.by,
+  saved_at: d.at,
+  reviewed_by: null,
+  reviewed_at: null,
+  spec_changed_since_approval: false,
+});
+
 const planSaved = (b: BuildRecord, d: Of<'story.plan_saved'>): BuildRecord => {
   const answered = new Map(d.responses.map((r) => [r.feedback_id, r.reply]));
   return {
     ...b,
-    plan: {
-      version: d.plan_version,
-      steps: d.steps,
-      last_step: Math.max(b.plan?.last_step ?? 0, ...d.steps.map((x) => stepNumber(x.id))),
-      questions: d.questions,
-      risk: d.risk,
-      review: 'awaiting',
-      conflicts: d.conflicts,
-      saved_by: d.by,
-      saved_at: d.at,
-      reviewed_by: null,
-      reviewed_at: null,
-      spec_changed_since_approval: false,
-    },
+    plan: savedPlan(b.plan, d),
     feedback: b.feedback.map((f) =>
       answered.has(f.feedback_id) ? { ...f, reply: answered.get(f.feedback_id)! } : f,
     ),

@@ -1,7 +1,7 @@
 import type { StoryEvent, StoryTest } from '../../events/storymap/index.js';
 import { PersistentMap } from '../persistent-map.js';
 import { CI_REPORTS_KEPT } from './ci-fold.js';
-import { prNumber, stepNumber } from './build-fold.js';
+import { prNumber, savedPlan } from './build-fold.js';
 import { nameKey, type BuildState } from './build-state.js';
 
 /**
@@ -80,21 +80,7 @@ const planSaved = (b: BuildState, d: Of<'story.plan_saved'>): BuildState => {
     feedback = feedback.with(f.feedback_id, { ...f, reply: r.reply });
     unanswered = unanswered.with(f.feedback_id, undefined);
   }
-  const last = Math.max(b.plan?.last_step ?? 0, ...d.steps.map((x) => stepNumber(x.id)));
-  const plan = {
-    version: d.plan_version,
-    steps: d.steps,
-    last_step: last,
-    questions: d.questions,
-    risk: d.risk,
-    review: 'awaiting' as const,
-    conflicts: d.conflicts,
-    saved_by: d.by,
-    saved_at: d.at,
-    reviewed_by: null,
-    reviewed_at: null,
-    spec_changed_since_approval: false,
-  };
+  const plan = savedPlan(b.plan, d);
   return { ...b, plan, feedback, unanswered };
 };
 

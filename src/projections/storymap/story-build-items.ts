@@ -1,4 +1,4 @@
-import { prNumber, stepNumber } from '../../commands/storymap/build-fold.js';
+import { prNumber, savedPlan } from '../../commands/storymap/build-fold.js';
 import { CI_REPORTS_KEPT } from '../../commands/storymap/ci-fold.js';
 import type { CiResult } from '../../events/storymap/build-record.js';
 import type { StoryEvent } from '../../events/storymap/index.js';
@@ -165,20 +165,7 @@ const planSaved = async (c: Ctx, d: Of<'story.plan_saved'>) => {
   const b = c.h.build;
   c.h.build = {
     ...b,
-    plan: {
-      version: d.plan_version,
-      steps: d.steps,
-      last_step: Math.max(b.plan?.last_step ?? 0, ...d.steps.map((x) => stepNumber(x.id))),
-      questions: d.questions,
-      risk: d.risk,
-      review: 'awaiting',
-      conflicts: d.conflicts,
-      saved_by: d.by,
-      saved_at: d.at,
-      reviewed_by: null,
-      reviewed_at: null,
-      spec_changed_since_approval: false,
-    },
+    plan: savedPlan(b.plan, d),
   };
 };
 
